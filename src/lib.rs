@@ -1,0 +1,3 @@
+//! idemlint: finds the operations of an OpenAPI description that are unsafe to retry.
+
+pub mod source;

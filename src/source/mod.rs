@@ -1,0 +1,160 @@
+//! Source files: reading, decoding and parsing YAML and JSON into span-carrying [`Node`] trees.
+
+mod json;
+mod line_index;
+mod node;
+mod span;
+mod yaml;
+
+use std::path::{Path, PathBuf};
+
+pub use line_index::{LineCol, LineIndex};
+pub use node::{DuplicateKey, Entry, Key, Node, Scalar, ScalarKind, Value};
+pub use span::Span;
+
+/// Deepest nesting of collections we accept. Real OpenAPI documents stay far below 64; the limit
+/// keeps every recursive walk over the tree (and its drop) safely inside the stack.
+pub const MAX_DEPTH: usize = 256;
+
+/// Largest file we read. The biggest public specs are around 10 MB.
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Yaml,
+    Json,
+}
+
+/// One file's text, decoded, with its line index. The text never includes a UTF-8 byte order
+/// mark, so spans, lines and columns all count from the first real character.
+#[derive(Debug)]
+pub struct SourceFile {
+    /// Absolute, normalised path; the identity of the file when `$ref`s are resolved.
+    pub path: PathBuf,
+    /// The name shown to users: as given on the command line or relative to the working directory.
+    pub name: String,
+    pub text: String,
+    pub lines: LineIndex,
+    pub format: Format,
+}
+
+/// What parsing gives: the root node and the duplicate keys met on the way.
+#[derive(Debug)]
+pub struct Loaded {
+    pub root: Node,
+    pub duplicates: Vec<DuplicateKey>,
+}
+
+/// A file that could not be parsed, with the span of the problem.
+#[derive(Debug, Clone)]
+pub struct LoadError {
+    pub span: Span,
+    pub message: String,
+}
+
+impl LoadError {
+    pub fn new(span: Span, message: String) -> Self {
+        LoadError { span, message }
+    }
+}
+
+/// Why a file could not even be turned into text.
+#[derive(Debug, Clone)]
+pub struct ReadError {
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+}
+
+impl SourceFile {
+    pub fn new(path: PathBuf, name: String, text: String, format: Format) -> Self {
+        let lines = LineIndex::new(&text);
+        SourceFile {
+            path,
+            name,
+            text,
+            lines,
+            format,
+        }
+    }
+
+    /// Decodes bytes read from `path`: drops a BOM, refuses non-UTF-8 with the position of the
+    /// first bad byte, and picks the format from the extension (or the first character).
+    pub fn decode(path: PathBuf, name: String, bytes: Vec<u8>) -> Result<Self, ReadError> {
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                let bad = e.utf8_error().valid_up_to();
+                let bytes = e.as_bytes();
+                let prefix = std::str::from_utf8(&bytes[..bad]).unwrap_or_default();
+                let at = LineIndex::new(prefix).line_col(prefix, bad);
+                return Err(ReadError {
+                    line: at.line,
+                    column: at.column,
+                    message: format!(
+                        "not UTF-8 text: byte 0x{:02X} is not valid UTF-8 (OpenAPI documents must be UTF-8)",
+                        bytes[bad]
+                    ),
+                });
+            }
+        };
+        let text = match text.strip_prefix('\u{feff}') {
+            Some(rest) => rest.to_string(),
+            None => text,
+        };
+        let format = format_of(&path, &text);
+        Ok(SourceFile::new(path, name, text, format))
+    }
+
+    /// Reads and decodes a file from disk, refusing files over [`MAX_FILE_BYTES`].
+    pub fn read(path: &Path, name: String) -> Result<Self, ReadError> {
+        let fail = |message: String| ReadError {
+            line: 1,
+            column: 1,
+            message,
+        };
+        let meta = std::fs::metadata(path).map_err(|e| fail(io_message(&e)))?;
+        if meta.is_dir() {
+            return Err(fail("is a directory".to_string()));
+        }
+        if meta.len() > MAX_FILE_BYTES {
+            return Err(fail(format!(
+                "file is {} bytes; idemlint reads files up to {} MiB",
+                meta.len(),
+                MAX_FILE_BYTES / (1024 * 1024)
+            )));
+        }
+        let bytes = std::fs::read(path).map_err(|e| fail(io_message(&e)))?;
+        SourceFile::decode(path.to_path_buf(), name, bytes)
+    }
+
+    pub fn parse(&self) -> Result<Loaded, LoadError> {
+        match self.format {
+            Format::Yaml => yaml::parse(&self.text),
+            Format::Json => json::parse(&self.text),
+        }
+    }
+
+    pub fn line_col(&self, offset: usize) -> LineCol {
+        self.lines.line_col(&self.text, offset)
+    }
+}
+
+fn format_of(path: &Path, text: &str) -> Format {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("json") => Format::Json,
+        Some(e) if e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml") => Format::Yaml,
+        _ => match text.trim_start().as_bytes().first() {
+            Some(b'{') => Format::Json,
+            _ => Format::Yaml,
+        },
+    }
+}
+
+pub fn io_message(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => e.to_string(),
+    }
+}

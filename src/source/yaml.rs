@@ -1,0 +1,540 @@
+//! YAML → [`Node`] tree, from `saphyr-parser` events.
+//!
+//! We build our own tree instead of using a YAML value type because a linter needs what value
+//! types throw away: the span of every key and node, duplicate keys, the text of keys as written.
+
+use std::collections::HashMap;
+
+use saphyr_parser::{Event, Parser, ScalarStyle, Span as YSpan};
+
+use super::node::{DuplicateKey, Entry, Key, Node, ScalarKind, Value, find_duplicates};
+use super::{LoadError, Loaded, MAX_DEPTH, Span};
+
+/// Most nodes alias expansion may add to one document. Real specs use a handful of anchors; a
+/// "billion laughs" document hits this long before it hurts.
+const ALIAS_NODE_BUDGET: usize = 1_000_000;
+
+pub fn parse(text: &str) -> Result<Loaded, LoadError> {
+    let offsets = CharOffsets::new(text);
+    let mut builder = Builder {
+        text,
+        offsets: &offsets,
+        stack: Vec::new(),
+        anchors: HashMap::new(),
+        alias_budget: ALIAS_NODE_BUDGET,
+        duplicates: Vec::new(),
+        root: None,
+        documents: 0,
+    };
+    let mut parser = Parser::new_from_str(text);
+    while let Some(event) = parser.next_event() {
+        let (event, span) = event.map_err(|e| {
+            let at = offsets.byte_in(text, e.marker().index());
+            let message = if e.info().contains("recursion limit") {
+                format!("nesting too deep: {}", e.info())
+            } else {
+                format!("invalid YAML: {}", e.info())
+            };
+            LoadError::new(Span::empty_at(at), message)
+        })?;
+        if builder.event(event, span)? {
+            break;
+        }
+    }
+    let root = builder.root.ok_or_else(|| {
+        LoadError::new(
+            Span::empty_at(0),
+            "empty document: no YAML content".to_string(),
+        )
+    })?;
+    Ok(Loaded {
+        root,
+        duplicates: builder.duplicates,
+    })
+}
+
+/// saphyr reports positions in characters; spans are bytes. ASCII text (the common case) maps
+/// one to one; otherwise a checkpoint every 64 characters bounds each lookup.
+struct CharOffsets {
+    checkpoints: Option<Vec<u32>>,
+    text_len: usize,
+}
+
+const CHECKPOINT_EVERY: usize = 64;
+
+impl CharOffsets {
+    fn new(text: &str) -> Self {
+        let checkpoints = (!text.is_ascii()).then(|| {
+            text.char_indices()
+                .step_by(CHECKPOINT_EVERY)
+                .map(|(b, _)| b as u32)
+                .collect()
+        });
+        CharOffsets {
+            checkpoints,
+            text_len: text.len(),
+        }
+    }
+
+    fn byte_in(&self, text: &str, char_index: usize) -> usize {
+        match &self.checkpoints {
+            None => char_index.min(self.text_len),
+            Some(points) => {
+                let slot = char_index / CHECKPOINT_EVERY;
+                let Some(&base) = points.get(slot) else {
+                    return self.text_len;
+                };
+                let rest = char_index % CHECKPOINT_EVERY;
+                text[base as usize..]
+                    .char_indices()
+                    .nth(rest)
+                    .map_or(self.text_len, |(b, _)| base as usize + b)
+            }
+        }
+    }
+}
+
+enum Frame {
+    Map {
+        start: usize,
+        flow: bool,
+        anchor: usize,
+        entries: Vec<Entry>,
+        merged: Vec<Entry>,
+        key: Option<Key>,
+        key_is_merge: bool,
+    },
+    Seq {
+        start: usize,
+        flow: bool,
+        anchor: usize,
+        items: Vec<Node>,
+    },
+}
+
+struct Builder<'t> {
+    text: &'t str,
+    offsets: &'t CharOffsets,
+    stack: Vec<Frame>,
+    anchors: HashMap<usize, (Node, usize)>,
+    alias_budget: usize,
+    duplicates: Vec<DuplicateKey>,
+    root: Option<Node>,
+    documents: usize,
+}
+
+impl Builder<'_> {
+    fn span(&self, s: &YSpan) -> Span {
+        let start = self.offsets.byte_in(self.text, s.start.index());
+        let end = self.offsets.byte_in(self.text, s.end.index());
+        Span::new(start, end.max(start))
+    }
+
+    /// Handles one event; `Ok(true)` once the document is complete.
+    fn event(&mut self, event: Event<'_>, yspan: YSpan) -> Result<bool, LoadError> {
+        let span = self.span(&yspan);
+        match event {
+            Event::StreamStart | Event::Nothing | Event::DocumentEnd => {}
+            Event::StreamEnd => return Ok(true),
+            Event::DocumentStart(_) => {
+                self.documents += 1;
+                if self.documents > 1 {
+                    return Err(LoadError::new(
+                        span,
+                        "a second YAML document starts here; an OpenAPI file holds one document"
+                            .to_string(),
+                    ));
+                }
+            }
+            Event::Scalar(value, style, anchor, tag) => {
+                let kind = match (style, &tag) {
+                    (ScalarStyle::Plain, None) => resolve_plain(&value),
+                    (ScalarStyle::Plain, Some(tag)) if tag.handle == "!!" => match &*tag.suffix {
+                        "str" => ScalarKind::Str,
+                        _ => resolve_plain(&value),
+                    },
+                    _ => ScalarKind::Str,
+                };
+                let merge_key = style == ScalarStyle::Plain && &*value == "<<";
+                let node = Node::scalar(span, &*value, kind);
+                self.finish(node, anchor, merge_key)?;
+            }
+            Event::Alias(id) => {
+                let Some((node, count)) = self.anchors.get(&id) else {
+                    return Err(LoadError::new(
+                        span,
+                        "alias to an unknown anchor".to_string(),
+                    ));
+                };
+                if *count > self.alias_budget {
+                    return Err(LoadError::new(
+                        span,
+                        format!(
+                            "alias expansion exceeds the budget of {ALIAS_NODE_BUDGET} nodes \
+                             (an alias bomb?)"
+                        ),
+                    ));
+                }
+                self.alias_budget -= count;
+                let node = node.clone();
+                self.finish(node, 0, false)?;
+            }
+            Event::MappingStart(anchor, _) => {
+                self.check_depth(span)?;
+                self.stack.push(Frame::Map {
+                    start: self.skip_properties(span),
+                    flow: self.starts_flow(span, b'{'),
+                    anchor,
+                    entries: Vec::new(),
+                    merged: Vec::new(),
+                    key: None,
+                    key_is_merge: false,
+                });
+            }
+            Event::SequenceStart(anchor, _) => {
+                self.check_depth(span)?;
+                self.stack.push(Frame::Seq {
+                    start: self.skip_properties(span),
+                    flow: self.starts_flow(span, b'['),
+                    anchor,
+                    items: Vec::new(),
+                });
+            }
+            Event::MappingEnd => {
+                let Some(Frame::Map {
+                    start,
+                    flow,
+                    anchor,
+                    mut entries,
+                    merged,
+                    ..
+                }) = self.stack.pop()
+                else {
+                    return Err(LoadError::new(span, "unbalanced mapping".to_string()));
+                };
+                find_duplicates(&entries, &mut self.duplicates);
+                let end = closing_end(flow, span, entries.last().map(|e| e.value.span.end));
+                // Explicit keys win over merged ones; among merges the first source wins.
+                for m in merged {
+                    if !entries.iter().any(|e| e.key.text == m.key.text) {
+                        entries.push(m);
+                    }
+                }
+                let node = Node {
+                    span: Span::new(start, end.max(start)),
+                    value: Value::Map(entries),
+                };
+                self.finish(node, anchor, false)?;
+            }
+            Event::SequenceEnd => {
+                let Some(Frame::Seq {
+                    start,
+                    flow,
+                    anchor,
+                    items,
+                }) = self.stack.pop()
+                else {
+                    return Err(LoadError::new(span, "unbalanced sequence".to_string()));
+                };
+                let end = closing_end(flow, span, items.last().map(|n| n.span.end));
+                let node = Node {
+                    span: Span::new(start, end.max(start)),
+                    value: Value::Seq(items),
+                };
+                self.finish(node, anchor, false)?;
+            }
+        }
+        Ok(false)
+    }
+
+    /// Where a collection really starts: its start event may begin at an anchor (`&a`) or a
+    /// tag (`!t`), which are not part of the node.
+    fn skip_properties(&self, span: Span) -> usize {
+        let bytes = self.text.as_bytes();
+        let mut i = span.start as usize;
+        loop {
+            match bytes.get(i) {
+                Some(b'&' | b'!') => {
+                    while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
+                        i += 1;
+                    }
+                }
+                Some(b' ' | b'\t' | b'\r' | b'\n') if i > span.start as usize => i += 1,
+                _ => return i,
+            }
+        }
+    }
+
+    /// Whether the collection whose start event has `span` is a flow one (`{`/`[`).
+    fn starts_flow(&self, span: Span, open: u8) -> bool {
+        self.text.as_bytes().get(self.skip_properties(span)) == Some(&open)
+    }
+
+    fn check_depth(&self, span: Span) -> Result<(), LoadError> {
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(LoadError::new(
+                span,
+                format!("nesting deeper than {MAX_DEPTH} levels"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A complete node: remember its anchor, then hand it to the enclosing collection.
+    fn finish(&mut self, node: Node, anchor: usize, merge_key: bool) -> Result<(), LoadError> {
+        if anchor != 0 {
+            let count = node.count();
+            self.anchors.insert(anchor, (node.clone(), count));
+        }
+        match self.stack.last_mut() {
+            None => self.root = Some(node),
+            Some(Frame::Seq { items, .. }) => items.push(node),
+            Some(Frame::Map {
+                entries,
+                merged,
+                key,
+                key_is_merge,
+                ..
+            }) => match key.take() {
+                None => {
+                    *key = Some(Key {
+                        text: match &node.value {
+                            Value::Scalar(s) => s.text.clone(),
+                            // A complex key has no text of its own; its source stands in.
+                            _ => self.text[node.span.range()].into(),
+                        },
+                        span: node.span,
+                    });
+                    *key_is_merge = merge_key;
+                }
+                Some(k) => {
+                    if *key_is_merge {
+                        *key_is_merge = false;
+                        match node.value {
+                            Value::Map(m) => merged.extend(m),
+                            Value::Seq(maps) => {
+                                for map in maps {
+                                    if let Value::Map(m) = map.value {
+                                        merged.extend(m);
+                                    }
+                                }
+                            }
+                            Value::Scalar(_) => entries.push(Entry {
+                                key: k,
+                                value: node,
+                            }),
+                        }
+                    } else {
+                        entries.push(Entry {
+                            key: k,
+                            value: node,
+                        });
+                    }
+                }
+            },
+        }
+        Ok(())
+    }
+}
+
+/// End of a collection: a flow collection ends at its closing bracket; a block one at its last
+/// child, since saphyr's end event sits at the next token, often lines later.
+fn closing_end(flow: bool, end_event: Span, last_child_end: Option<u32>) -> usize {
+    if flow {
+        end_event.end as usize
+    } else {
+        last_child_end.map_or(end_event.start, |e| e) as usize
+    }
+}
+
+/// YAML 1.2 core schema resolution of a plain scalar.
+fn resolve_plain(s: &str) -> ScalarKind {
+    match s {
+        "" | "~" | "null" | "Null" | "NULL" => return ScalarKind::Null,
+        "true" | "True" | "TRUE" | "false" | "False" | "FALSE" => return ScalarKind::Bool,
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf" | "-.Inf" | "-.INF"
+        | ".nan" | ".NaN" | ".NAN" => return ScalarKind::Float,
+        _ => {}
+    }
+    let b = s.as_bytes();
+    if let Some(rest) = s.strip_prefix("0x") {
+        if !rest.is_empty() && rest.bytes().all(|c| c.is_ascii_hexdigit()) {
+            return ScalarKind::Int;
+        }
+        return ScalarKind::Str;
+    }
+    if let Some(rest) = s.strip_prefix("0o") {
+        if !rest.is_empty() && rest.bytes().all(|c| (b'0'..=b'7').contains(&c)) {
+            return ScalarKind::Int;
+        }
+        return ScalarKind::Str;
+    }
+    let digits = match b.first() {
+        Some(b'-' | b'+') => &b[1..],
+        _ => b,
+    };
+    if digits.is_empty() {
+        return ScalarKind::Str;
+    }
+    if digits.iter().all(u8::is_ascii_digit) {
+        return ScalarKind::Int;
+    }
+    if is_float(digits) {
+        return ScalarKind::Float;
+    }
+    ScalarKind::Str
+}
+
+/// `( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?`
+fn is_float(b: &[u8]) -> bool {
+    let mut i = 0;
+    let int_digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    i += int_digits;
+    let mut frac_digits = 0;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        frac_digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+        i += frac_digits;
+    }
+    if int_digits == 0 && frac_digits == 0 {
+        return false;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'-' | b'+')) {
+            i += 1;
+        }
+        let exp = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if exp == 0 {
+            return false;
+        }
+        i += exp;
+    }
+    i == b.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(text: &str) -> Loaded {
+        parse(text).unwrap()
+    }
+
+    fn slice(text: &str, span: Span) -> &str {
+        &text[span.range()]
+    }
+
+    #[test]
+    fn keys_and_values_carry_byte_spans() {
+        let text = "openapi: 3.1.0\npaths:\n  /a:\n    post: {}\n";
+        let doc = load(text);
+        let paths = doc.root.get_entry("paths").unwrap();
+        assert_eq!(slice(text, paths.key.span), "paths");
+        let post = paths.value.get("/a").unwrap().get_entry("post").unwrap();
+        assert_eq!(slice(text, post.key.span), "post");
+        assert_eq!(slice(text, post.value.span), "{}");
+        let version = doc.root.get("openapi").unwrap();
+        assert_eq!(
+            version.as_str(),
+            Some("3.1.0"),
+            "3.1.0 is no float: a string"
+        );
+        assert_eq!(version.scalar_text(), Some("3.1.0"));
+    }
+
+    #[test]
+    fn spans_are_bytes_even_after_multibyte_text() {
+        let text = "info:\n  title: Zahlungsdienst für Grüße\npaths: {}\n";
+        let doc = load(text);
+        let paths = doc.root.get_entry("paths").unwrap();
+        assert_eq!(slice(text, paths.key.span), "paths");
+        let title = doc.root.get("info").unwrap().get("title").unwrap();
+        assert_eq!(slice(text, title.span), "Zahlungsdienst für Grüße");
+    }
+
+    #[test]
+    fn core_schema_types() {
+        let doc = load("a: 409\nb: '409'\nc: true\nd: ~\ne: 1.5e3\nf: 3.1.0\ng:\nh: 0x1F\n");
+        let kind = |k: &str| doc.root.get(k).unwrap().as_scalar().unwrap().kind;
+        assert_eq!(kind("a"), ScalarKind::Int);
+        assert_eq!(kind("b"), ScalarKind::Str);
+        assert_eq!(kind("c"), ScalarKind::Bool);
+        assert_eq!(kind("d"), ScalarKind::Null);
+        assert_eq!(kind("e"), ScalarKind::Float);
+        assert_eq!(kind("f"), ScalarKind::Str);
+        assert_eq!(kind("g"), ScalarKind::Null);
+        assert_eq!(kind("h"), ScalarKind::Int);
+    }
+
+    #[test]
+    fn aliases_expand_and_keep_the_anchor_spans() {
+        let text = "base: &b {type: string}\nother: *b\n";
+        let doc = load(text);
+        let other = doc.root.get("other").unwrap();
+        assert_eq!(other.get("type").unwrap().as_str(), Some("string"));
+        assert_eq!(slice(text, other.span), "{type: string}");
+    }
+
+    #[test]
+    fn merge_keys_merge_and_explicit_keys_win() {
+        let text = "base: &b {a: 1, b: 2}\nm:\n  <<: *b\n  b: 3\n";
+        let doc = load(text);
+        let m = doc.root.get("m").unwrap();
+        assert_eq!(m.get("a").unwrap().scalar_text(), Some("1"));
+        assert_eq!(m.get("b").unwrap().scalar_text(), Some("3"));
+        assert!(m.get("<<").is_none());
+        assert!(doc.duplicates.is_empty());
+    }
+
+    #[test]
+    fn duplicate_keys_are_kept_and_recorded() {
+        let text = "a: 1\nb: 2\na: 3\n";
+        let doc = load(text);
+        assert_eq!(doc.root.entries().len(), 3);
+        assert_eq!(doc.root.get("a").unwrap().scalar_text(), Some("3"));
+        assert_eq!(doc.duplicates.len(), 1);
+        assert_eq!(doc.duplicates[0].first, Span::new(0, 1));
+        assert_eq!(doc.duplicates[0].second, Span::new(10, 11));
+    }
+
+    #[test]
+    fn alias_bomb_is_refused() {
+        let mut text = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..10 {
+            let p = i - 1;
+            text.push_str(&format!(
+                "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
+            ));
+        }
+        let err = parse(&text).unwrap_err();
+        assert!(err.message.contains("alias expansion"), "{}", err.message);
+    }
+
+    #[test]
+    fn deep_nesting_is_refused() {
+        let text = "[".repeat(10_000);
+        let err = parse(&text).unwrap_err();
+        assert!(err.message.starts_with("nesting"), "{}", err.message);
+    }
+
+    #[test]
+    fn a_second_document_is_an_error() {
+        let err = parse("a: 1\n---\nb: 2\n").unwrap_err();
+        assert!(err.message.contains("second YAML document"));
+        assert_eq!(err.span.start, 5);
+    }
+
+    #[test]
+    fn syntax_errors_have_a_position() {
+        let err = parse("a: 1\nb: [1, 2\n").unwrap_err();
+        assert!(err.message.starts_with("invalid YAML"), "{}", err.message);
+    }
+
+    #[test]
+    fn block_collections_end_at_their_last_child() {
+        let text = "a:\n  b: 1\n  c: 2\n\nd: 3\n";
+        let doc = load(text);
+        assert_eq!(slice(text, doc.root.get("a").unwrap().span), "b: 1\n  c: 2");
+    }
+}
