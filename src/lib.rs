@@ -1,3 +1,14 @@
 //! idemlint: finds the operations of an OpenAPI description that are unsafe to retry.
 
+pub mod cli;
+pub mod config;
+pub mod diagnostic;
+pub mod discover;
+pub mod heuristics;
+pub mod idempotency;
+pub mod lint;
+pub mod model;
+pub mod report;
+pub mod resolve;
+pub mod rules;
 pub mod source;

@@ -1,0 +1,145 @@
+//! Command-line interface.
+
+use std::io::{IsTerminal, Read, Write};
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::diagnostic::Severity;
+use crate::lint::{self, Options};
+use crate::report::{self, Format, RenderOptions};
+
+/// Finds the operations of an OpenAPI description that are unsafe to retry.
+#[derive(Debug, Parser)]
+#[command(name = "idemlint", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Lint OpenAPI documents (Swagger 2.0, OpenAPI 3.0 and 3.1; YAML or JSON).
+    Check(CheckArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// Files or directories to lint; `-` reads one document from standard input.
+    #[arg(default_value = ".")]
+    pub paths: Vec<PathBuf>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+
+    /// Lowest severity that makes the exit code 1.
+    #[arg(long, value_enum, default_value_t = FailOn::Error)]
+    pub fail_on: FailOn,
+
+    /// Directory `$ref`s may read from (default: the current directory). Files outside it are
+    /// refused, except in the folders of documents named on the command line.
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+
+    /// When to use colour in text output.
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    pub color: Color,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    Error,
+    Warning,
+    Info,
+    Never,
+}
+
+impl FailOn {
+    fn threshold(self) -> Option<Severity> {
+        match self {
+            FailOn::Error => Some(Severity::Error),
+            FailOn::Warning => Some(Severity::Warning),
+            FailOn::Info => Some(Severity::Info),
+            FailOn::Never => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Exit codes of DESIGN.md.
+pub const EXIT_OK: u8 = 0;
+pub const EXIT_FINDINGS: u8 = 1;
+pub const EXIT_ERROR: u8 = 2;
+
+pub fn main() -> u8 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { EXIT_ERROR } else { EXIT_OK };
+        }
+    };
+    match cli.command {
+        Command::Check(args) => check(args),
+    }
+}
+
+fn check(args: CheckArgs) -> u8 {
+    if let Some(root) = &args.root
+        && !root.is_dir()
+    {
+        eprintln!("error: --root {} is not a directory", root.display());
+        return EXIT_ERROR;
+    }
+    let opts = Options {
+        root: args.root.clone(),
+        ..Options::default()
+    };
+    let report = lint::run(&args.paths, &opts, || {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .take(crate::source::MAX_FILE_BYTES + 1)
+            .read_to_end(&mut buf)?;
+        Ok(buf)
+    });
+    let stdout = std::io::stdout();
+    let color = match args.color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => {
+            stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    };
+    let width = terminal_width();
+    let text = report::render(&report, args.format, &RenderOptions { color, width });
+    let mut lock = stdout.lock();
+    if lock
+        .write_all(text.as_bytes())
+        .and_then(|_| lock.flush())
+        .is_err()
+    {
+        // A closed pipe (`| head`) is not our failure.
+    }
+    if !report.errors.is_empty() {
+        return EXIT_ERROR;
+    }
+    match args.fail_on.threshold() {
+        Some(t) if report.findings.iter().any(|f| f.severity >= t) => EXIT_FINDINGS,
+        _ => EXIT_OK,
+    }
+}
+
+fn terminal_width() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .filter(|&w: &usize| w >= 40)
+        .unwrap_or(100)
+}

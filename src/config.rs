@@ -1,0 +1,55 @@
+//! Settings the rules read. Defaults follow ../shared/RULES.md; a configuration file will be able
+//! to change each of them.
+
+/// What counts as an idempotency key and which POSTs are read-only.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Header parameter names that carry a key, compared case-insensitively.
+    pub key_headers: Vec<String>,
+    /// Top-level request-body property names that carry a key, compared exactly.
+    pub key_fields: Vec<String>,
+    /// Words that, found in a POST's last path segment or operationId, mark it read-only.
+    pub read_only_words: Vec<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        let strings = |list: &[&str]| list.iter().map(|s| s.to_string()).collect();
+        Settings {
+            key_headers: strings(&[
+                "Idempotency-Key",
+                "X-Idempotency-Key",
+                "Idempotency-Token",
+                "X-Idempotency-Token",
+                "PayPal-Request-Id",
+                "Repeatability-Request-ID",
+                "Cko-Idempotency-Key",
+                "x-amz-pay-idempotency-key",
+                "Request-Idempotency-Key",
+            ]),
+            key_fields: strings(&[
+                "idempotency_key",
+                "idempotencyKey",
+                "request_id",
+                "requestId",
+                "client_token",
+                "clientToken",
+                "client_request_token",
+                "clientRequestToken",
+            ]),
+            read_only_words: strings(&[
+                "search",
+                "query",
+                "lookup",
+                "validate",
+                "verify",
+                "estimate",
+                "calculate",
+                "preview",
+                "token",
+                "login",
+                "graphql",
+            ]),
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! What a rule reports.
+
+use crate::model::Operation;
+use crate::resolve::Location;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Severity> {
+        match s {
+            "info" => Some(Severity::Info),
+            "warning" => Some(Severity::Warning),
+            "error" => Some(Severity::Error),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Severity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The operation a finding is about, as reported.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct OpRef {
+    pub method: &'static str,
+    pub path: String,
+    pub operation_id: Option<String>,
+}
+
+impl OpRef {
+    pub fn of(op: &Operation<'_>) -> OpRef {
+        OpRef {
+            method: op.method.upper(),
+            path: op.path.to_string(),
+            operation_id: op.operation_id.map(str::to_string),
+        }
+    }
+}
+
+/// A secondary place that explains the finding.
+#[derive(Debug, Clone)]
+pub struct Label {
+    pub at: Location,
+    pub message: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Diagnostic {
+    pub rule: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    pub primary: Location,
+    pub operation: Option<OpRef>,
+    pub labels: Vec<Label>,
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn with_operation(mut self, op: &Operation<'_>) -> Self {
+        self.operation = Some(OpRef::of(op));
+        self
+    }
+
+    pub fn with_label(mut self, at: Location, message: impl Into<String>) -> Self {
+        self.labels.push(Label {
+            at,
+            message: message.into(),
+        });
+        self
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+}

@@ -1,0 +1,140 @@
+//! Which files to lint: files and directories from the command line, walked with `.gitignore`
+//! respected, keeping the YAML and JSON files that look like OpenAPI roots.
+
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+use regex::bytes::Regex;
+
+use crate::resolve::FileError;
+
+/// One input to lint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// `-`: one document on standard input.
+    Stdin,
+    /// A file, with the name to show for it.
+    File {
+        path: PathBuf,
+        name: String,
+        /// Named on the command line (so it must be OpenAPI), not found by walking.
+        explicit: bool,
+    },
+}
+
+/// A top-level `openapi:`/`swagger:` key, YAML or JSON. Walked files without one are not read
+/// further: they are fragments or unrelated YAML (CI files, Helm charts).
+static ROOT_MARKER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?m)(^['"]?(openapi|swagger)['"]?[ \t]*:|"(openapi|swagger)"[ \t\r\n]*:)"#)
+        .expect("valid regex")
+});
+
+pub fn looks_like_root(text: &[u8]) -> bool {
+    ROOT_MARKER.is_match(text)
+}
+
+fn is_spec_extension(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "yaml" | "yml" | "json"))
+}
+
+/// `./a/b.yaml` → `a/b.yaml`: names as a user would type them.
+pub fn display_name(path: &Path) -> String {
+    let s = path.to_string_lossy();
+    let s = s.strip_prefix("./").unwrap_or(&s);
+    s.replace('\\', "/")
+}
+
+/// Expands the command-line paths into inputs, in a stable order. Paths that do not exist are
+/// errors; directories contribute only files that look like OpenAPI roots.
+pub fn discover(paths: &[PathBuf]) -> (Vec<Input>, Vec<FileError>) {
+    let mut inputs = Vec::new();
+    let mut errors = Vec::new();
+    for path in paths {
+        if path.as_os_str() == "-" {
+            inputs.push(Input::Stdin);
+            continue;
+        }
+        let name = display_name(path);
+        match std::fs::metadata(path) {
+            Err(e) => errors.push(FileError {
+                file: name,
+                line: 1,
+                column: 1,
+                message: crate::source::io_message(&e),
+            }),
+            Ok(meta) if meta.is_dir() => {
+                let mut found = Vec::new();
+                let walker = ignore::WalkBuilder::new(path)
+                    .require_git(false)
+                    .sort_by_file_name(|a, b| a.cmp(b))
+                    .build();
+                for entry in walker {
+                    let entry = match entry {
+                        Ok(e) => e,
+                        Err(e) => {
+                            errors.push(FileError {
+                                file: name.clone(),
+                                line: 1,
+                                column: 1,
+                                message: e.to_string(),
+                            });
+                            continue;
+                        }
+                    };
+                    let p = entry.path();
+                    if !entry.file_type().is_some_and(|t| t.is_file()) || !is_spec_extension(p) {
+                        continue;
+                    }
+                    let Ok(bytes) = read_head(p) else { continue };
+                    if looks_like_root(&bytes) {
+                        found.push(Input::File {
+                            path: p.to_path_buf(),
+                            name: display_name(p),
+                            explicit: false,
+                        });
+                    }
+                }
+                inputs.extend(found);
+            }
+            Ok(_) => inputs.push(Input::File {
+                path: path.clone(),
+                name,
+                explicit: true,
+            }),
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    inputs.retain(|i| match i {
+        Input::Stdin => true,
+        Input::File { path, .. } => {
+            seen.insert(std::fs::canonicalize(path).unwrap_or_else(|_| path.clone()))
+        }
+    });
+    (inputs, errors)
+}
+
+/// Enough of a file to find a root marker: the whole of it up to the size limit.
+fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut buf = Vec::new();
+    std::fs::File::open(path)?
+        .take(crate::source::MAX_FILE_BYTES)
+        .read_to_end(&mut buf)?;
+    Ok(buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn root_markers() {
+        assert!(looks_like_root(b"openapi: 3.1.0\n"));
+        assert!(looks_like_root(b"# c\n'swagger': '2.0'\n"));
+        assert!(looks_like_root(b"{\n  \"openapi\" : \"3.0.0\"}"));
+        assert!(!looks_like_root(b"type: object\nproperties: {}\n"));
+        assert!(!looks_like_root(b"  openapi: nested\n"));
+    }
+}

@@ -1,0 +1,187 @@
+//! Wording and naming heuristics: does a request body express a change relative to the current
+//! state (`add_balance`, `delta`, "added to the balance")? Such a body applied twice is a
+//! different result, so retries need a key or a precondition.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::idempotency::Property;
+use crate::resolve::Location;
+use crate::source::Node;
+
+/// What made a body look relative, quoted in the finding so a reader can judge it.
+#[derive(Debug, Clone)]
+pub struct Evidence {
+    pub what: String,
+    pub at: Location,
+}
+
+static RELATIVE_WORDING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(added to|relative to|increment(?:ed|s)? by|decrement(?:ed|s)? by|increase[sd]? by|decrease[sd]? by)\b",
+    )
+    .expect("valid regex")
+});
+
+/// Property names that name a relative amount: `delta`, `increment`, `adjust*`, `*_change`,
+/// `add_*`/`addFunds`, `by`.
+pub fn relative_property_name(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    matches!(lower.as_str(), "delta" | "by")
+        || lower.ends_with("_delta")
+        || lower.starts_with("increment")
+        || lower.starts_with("decrement")
+        || lower.starts_with("adjust")
+        || lower.starts_with("add_")
+        || lower.ends_with("_change")
+        || camel_prefix(name, "add")
+        || (name.len() > "Change".len() && name.ends_with("Change"))
+}
+
+/// `addFunds`: a lower-case verb followed by an upper-case letter.
+fn camel_prefix(name: &str, verb: &str) -> bool {
+    name.strip_prefix(verb)
+        .and_then(|rest| rest.chars().next())
+        .is_some_and(|c| c.is_ascii_uppercase())
+}
+
+/// Verbs that, as the value of an `action`/`op`/`type` field, mean "change by". A bare `add` is
+/// left out: that is JSON Patch, where `add` on an object member sets a value.
+pub fn relative_verb(value: &str) -> bool {
+    let lower = value.to_ascii_lowercase();
+    lower.starts_with("add_")
+        || camel_prefix(value, "add")
+        || lower.starts_with("increment")
+        || lower.starts_with("decrement")
+        || lower.starts_with("adjust")
+        || lower.starts_with("append")
+        || lower.starts_with("push")
+        || matches!(lower.as_str(), "credit" | "debit")
+}
+
+const VERB_FIELDS: [&str; 4] = ["action", "op", "operation", "type"];
+
+/// The first sign, among a body's top-level properties, that it describes a relative change.
+pub fn relative_change(properties: &[Property<'_>]) -> Option<Evidence> {
+    for p in properties {
+        if relative_property_name(p.name) {
+            return Some(Evidence {
+                what: format!("property `{}`", p.name),
+                at: p.key,
+            });
+        }
+        if VERB_FIELDS.iter().any(|f| p.name.eq_ignore_ascii_case(f)) {
+            let values = p
+                .schema
+                .node
+                .get("enum")
+                .map(Node::items)
+                .unwrap_or(&[])
+                .iter()
+                .chain(p.schema.node.get("const"));
+            for v in values {
+                if let Some(text) = v.as_str().filter(|t| relative_verb(t)) {
+                    return Some(Evidence {
+                        what: format!("enum value `{text}` of `{}`", p.name),
+                        at: Location {
+                            file: p.schema.file,
+                            span: v.span,
+                        },
+                    });
+                }
+            }
+        }
+        if let Some(desc) = p.schema.node.get("description").and_then(Node::as_str)
+            && let Some(m) = RELATIVE_WORDING.find(desc)
+        {
+            return Some(Evidence {
+                what: format!("`{}` is described as \"{}\"", p.name, m.as_str()),
+                at: p.key,
+            });
+        }
+    }
+    None
+}
+
+/// Relative wording in a schema's own description.
+pub fn relative_wording(description: &str) -> Option<&str> {
+    RELATIVE_WORDING.find(description).map(|m| m.as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_that_are_relative() {
+        for n in [
+            "delta",
+            "increment",
+            "incrementBy",
+            "adjustment",
+            "balance_change",
+            "add_funds",
+            "addFunds",
+            "by",
+            "balanceChange",
+            "quantity_delta",
+        ] {
+            assert!(relative_property_name(n), "{n}");
+        }
+    }
+
+    #[test]
+    fn names_that_are_absolute() {
+        for n in [
+            "amount",
+            "balance",
+            "address",
+            "additional_info",
+            "exchange",
+            "change",
+            "byte",
+        ] {
+            assert!(!relative_property_name(n), "{n}");
+        }
+    }
+
+    #[test]
+    fn verbs() {
+        for v in [
+            "add_balance",
+            "addBalance",
+            "increment",
+            "credit",
+            "DEBIT",
+            "append",
+            "push",
+        ] {
+            assert!(relative_verb(v), "{v}");
+        }
+        for v in [
+            "add",
+            "replace",
+            "remove",
+            "set",
+            "set_balance",
+            "create",
+            "address",
+        ] {
+            assert!(!relative_verb(v), "{v}");
+        }
+    }
+
+    #[test]
+    fn wording() {
+        assert_eq!(
+            relative_wording("The amount is added to the balance."),
+            Some("added to")
+        );
+        assert_eq!(
+            relative_wording("Incremented by one per call"),
+            Some("Incremented by")
+        );
+        assert_eq!(relative_wording("The new balance."), None);
+    }
+}

@@ -1,0 +1,290 @@
+//! The pipeline for a whole run: discover → load → resolve → model → rules → report.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use sha2::{Digest, Sha256};
+
+use crate::config::Settings;
+use crate::diagnostic::Diagnostic;
+use crate::discover::{Input, discover};
+use crate::model;
+use crate::report::{Finding, Report, ResolvedLabel};
+use crate::resolve::{Bundle, FileError, Location, ResolveOptions, normalize, pointer_to};
+use crate::rules::{Context, check_all};
+use crate::source::SourceFile;
+
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Where `$ref`s may lead; defaults to the working directory.
+    pub root: Option<PathBuf>,
+    pub settings: Settings,
+}
+
+/// What linting one root document gave.
+#[derive(Default)]
+struct FileResult {
+    findings: Vec<Finding>,
+    errors: Vec<FileError>,
+    linted: bool,
+    operations: usize,
+}
+
+/// Lints every OpenAPI document found under `paths`; `stdin` is read for `-`.
+pub fn run(
+    paths: &[PathBuf],
+    opts: &Options,
+    stdin: impl FnOnce() -> std::io::Result<Vec<u8>>,
+) -> Report {
+    let (inputs, mut errors) = discover(paths);
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    let mut allowed = vec![opts.root.clone().unwrap_or_else(|| cwd.clone())];
+    // Naming a path outside the root is asking for it: its folder may be read too.
+    for input in &inputs {
+        if let Input::File {
+            path,
+            explicit: true,
+            ..
+        } = input
+        {
+            allowed.push(path.parent().unwrap_or(Path::new(".")).to_path_buf());
+        }
+    }
+    for p in paths {
+        if p.is_dir() {
+            allowed.push(p.clone());
+        }
+    }
+    let resolve = ResolveOptions {
+        allowed_roots: allowed
+            .iter()
+            .map(|p| {
+                let abs = if p.as_os_str().is_empty() {
+                    cwd.clone()
+                } else {
+                    cwd.join(p)
+                };
+                std::fs::canonicalize(&abs).unwrap_or_else(|_| normalize(&abs))
+            })
+            .collect(),
+    };
+
+    let mut stdin_file = None;
+    if inputs.contains(&Input::Stdin) {
+        let path = cwd.join("<stdin>");
+        let name = "<stdin>".to_string();
+        match stdin() {
+            Ok(bytes) => match SourceFile::decode(path, name.clone(), bytes) {
+                Ok(f) => stdin_file = Some(f),
+                Err(e) => errors.push(FileError {
+                    file: name,
+                    line: e.line,
+                    column: e.column,
+                    message: e.message,
+                }),
+            },
+            Err(e) => errors.push(FileError {
+                file: name,
+                line: 1,
+                column: 1,
+                message: e.to_string(),
+            }),
+        }
+    }
+
+    let mut sources: Vec<(SourceFile, bool)> = Vec::new();
+    let file_inputs: Vec<&Input> = inputs
+        .iter()
+        .filter(|i| matches!(i, Input::File { .. }))
+        .collect();
+    let read: Vec<Result<(SourceFile, bool), FileError>> = file_inputs
+        .par_iter()
+        .map(|input| {
+            let Input::File {
+                path,
+                name,
+                explicit,
+            } = input
+            else {
+                unreachable!()
+            };
+            let abs = cwd.join(path);
+            let abs = std::fs::canonicalize(&abs).unwrap_or_else(|_| normalize(&abs));
+            SourceFile::read(&abs, name.clone())
+                .map(|f| (f, *explicit))
+                .map_err(|e| FileError {
+                    file: name.clone(),
+                    line: e.line,
+                    column: e.column,
+                    message: e.message,
+                })
+        })
+        .collect();
+    for r in read {
+        match r {
+            Ok(s) => sources.push(s),
+            Err(e) => errors.push(e),
+        }
+    }
+    if let Some(f) = stdin_file {
+        sources.push((f, true));
+    }
+
+    let results: Vec<FileResult> = sources
+        .into_par_iter()
+        .map(|(source, explicit)| lint_source(source, explicit, &resolve, &opts.settings))
+        .collect();
+
+    let mut report = Report::default();
+    let mut seen = HashSet::new();
+    for r in results {
+        report.files += usize::from(r.linted);
+        report.operations += r.operations;
+        errors.extend(r.errors);
+        for f in r.findings {
+            // A file shared by several roots is reported once.
+            if seen.insert((f.rule, f.source.path.clone(), f.span, f.message.clone())) {
+                report.findings.push(f);
+            }
+        }
+    }
+    report.findings.sort_by(|a, b| {
+        (&a.file, a.line, a.column, a.rule, &a.message)
+            .cmp(&(&b.file, b.line, b.column, b.rule, &b.message))
+    });
+    let mut seen_errors = HashSet::new();
+    errors.retain(|e| seen_errors.insert((e.file.clone(), e.line, e.column, e.message.clone())));
+    errors.sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
+    report.errors = errors;
+    report
+}
+
+/// Lints one root document (and the files its `$ref`s reach).
+fn lint_source(
+    source: SourceFile,
+    explicit: bool,
+    resolve: &ResolveOptions,
+    settings: &Settings,
+) -> FileResult {
+    let mut result = FileResult::default();
+    let loaded = match source.parse() {
+        Ok(l) => l,
+        Err(e) => {
+            let at = source.line_col(e.span.start as usize);
+            result.errors.push(FileError {
+                file: source.name.clone(),
+                line: at.line,
+                column: at.column,
+                message: e.message,
+            });
+            return result;
+        }
+    };
+    if let Err(e) = model::build::spec_version(&loaded.root) {
+        if explicit {
+            result.errors.push(FileError {
+                file: source.name.clone(),
+                line: 1,
+                column: 1,
+                message: e.0,
+            });
+        }
+        return result;
+    }
+    let bundle = Bundle::load(source, loaded.root, loaded.duplicates, resolve);
+    let api = match model::build(&bundle) {
+        Ok(api) => api,
+        Err(e) => {
+            result.errors.push(FileError {
+                file: bundle.file(Bundle::ROOT).source.name.clone(),
+                line: 1,
+                column: 1,
+                message: e.0,
+            });
+            return result;
+        }
+    };
+    let cx = Context {
+        api: &api,
+        bundle: &bundle,
+        settings,
+    };
+    let diagnostics = check_all(&cx);
+    result.linted = true;
+    result.operations = api.operations.len();
+    result.errors = bundle.errors.clone();
+    let mut fingerprints = HashSet::new();
+    result.findings = diagnostics
+        .into_iter()
+        .map(|d| resolve_finding(&bundle, d, &mut fingerprints))
+        .collect();
+    result
+}
+
+fn resolve_finding(bundle: &Bundle, d: Diagnostic, fingerprints: &mut HashSet<String>) -> Finding {
+    let file = bundle.file(d.primary.file);
+    let start = file.source.line_col(d.primary.span.start as usize);
+    let end = file.source.line_col(d.primary.span.end as usize);
+    let pointer = pointer_to(&file.root, d.primary.span);
+    let fingerprint = fingerprint(d.rule, &file.source.name, &pointer, fingerprints);
+    let labels = d
+        .labels
+        .iter()
+        .map(|l| resolve_label(bundle, d.primary, l.at, &l.message))
+        .collect();
+    Finding {
+        rule: d.rule,
+        severity: d.severity,
+        message: d.message,
+        file: file.source.name.clone(),
+        line: start.line,
+        column: start.column,
+        end_line: end.line,
+        end_column: end.column,
+        pointer,
+        operation: d.operation,
+        fingerprint,
+        help: d.help,
+        labels,
+        source: Arc::clone(&file.source),
+        span: d.primary.span,
+    }
+}
+
+fn resolve_label(bundle: &Bundle, primary: Location, at: Location, message: &str) -> ResolvedLabel {
+    let file = bundle.file(at.file);
+    let lc = file.source.line_col(at.span.start as usize);
+    ResolvedLabel {
+        file: file.source.name.clone(),
+        line: lc.line,
+        column: lc.column,
+        span: at.span,
+        message: message.to_string(),
+        same_file: at.file == primary.file,
+    }
+}
+
+/// A fingerprint stable under line shifts: rule, file and JSON pointer, plus a counter when
+/// several findings of one rule share a pointer.
+fn fingerprint(rule: &str, file: &str, pointer: &str, seen: &mut HashSet<String>) -> String {
+    let mut n = 0u32;
+    loop {
+        let mut h = Sha256::new();
+        h.update(rule.as_bytes());
+        h.update([0]);
+        h.update(file.as_bytes());
+        h.update([0]);
+        h.update(pointer.as_bytes());
+        if n > 0 {
+            h.update(n.to_le_bytes());
+        }
+        let digest = h.finalize();
+        let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
+        if seen.insert(hex.clone()) {
+            return hex;
+        }
+        n += 1;
+    }
+}

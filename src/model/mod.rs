@@ -1,0 +1,199 @@
+//! Typed views over a resolved document, the same for Swagger 2.0 and OpenAPI 3.0/3.1.
+//!
+//! Views borrow the tree and carry the file of every node, so a rule can report any of them at
+//! its source. Partial and wrong documents still give a model: what is missing is `None`.
+
+pub mod build;
+
+use crate::resolve::{At, Bundle, Location};
+
+pub use build::build;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpecVersion {
+    Swagger2,
+    OpenApi30,
+    OpenApi31,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Method {
+    Get,
+    Put,
+    Post,
+    Delete,
+    Options,
+    Head,
+    Patch,
+    Trace,
+}
+
+impl Method {
+    pub const ALL: [Method; 8] = [
+        Method::Get,
+        Method::Put,
+        Method::Post,
+        Method::Delete,
+        Method::Options,
+        Method::Head,
+        Method::Patch,
+        Method::Trace,
+    ];
+
+    /// The key under a path item: `post`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Method::Get => "get",
+            Method::Put => "put",
+            Method::Post => "post",
+            Method::Delete => "delete",
+            Method::Options => "options",
+            Method::Head => "head",
+            Method::Patch => "patch",
+            Method::Trace => "trace",
+        }
+    }
+
+    /// As HTTP writes it: `POST`.
+    pub fn upper(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Put => "PUT",
+            Method::Post => "POST",
+            Method::Delete => "DELETE",
+            Method::Options => "OPTIONS",
+            Method::Head => "HEAD",
+            Method::Patch => "PATCH",
+            Method::Trace => "TRACE",
+        }
+    }
+}
+
+/// Where an operation is declared.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Site {
+    /// Under `paths`.
+    Path,
+    /// Under an operation's `callbacks` (OpenAPI 3.x): the callback's name and the operation
+    /// that declares it, e.g. `POST /subscriptions`.
+    Callback { name: String, parent: String },
+    /// Under top-level `webhooks` (OpenAPI 3.1).
+    Webhook,
+}
+
+#[derive(Debug)]
+pub struct Api<'a> {
+    pub bundle: &'a Bundle,
+    pub version: SpecVersion,
+    pub root: At<'a>,
+    pub operations: Vec<Operation<'a>>,
+}
+
+#[derive(Debug)]
+pub struct Operation<'a> {
+    pub method: Method,
+    /// The path template, the callback's URL expression, or the webhook's name.
+    pub path: &'a str,
+    pub site: Site,
+    pub operation_id: Option<&'a str>,
+    /// The operation object.
+    pub node: At<'a>,
+    /// The method key (`post:`), where findings about the operation as a whole point.
+    pub key: Location,
+    /// Path-level parameters merged in; the operation's own win on the same name and location.
+    pub parameters: Vec<Parameter<'a>>,
+    pub request_body: Option<RequestBody<'a>>,
+    /// The `responses` key of the operation.
+    pub responses_key: Option<Location>,
+    pub responses: Vec<Response<'a>>,
+}
+
+impl<'a> Operation<'a> {
+    /// `POST /payments`, `webhook POST newPet`, `callback POST {$request.body#/url}`.
+    pub fn display(&self) -> String {
+        match &self.site {
+            Site::Path => format!("{} {}", self.method.upper(), self.path),
+            Site::Webhook => format!("{} webhook `{}`", self.method.upper(), self.path),
+            Site::Callback { name, parent } => format!(
+                "{} {} (callback `{name}` of {parent})",
+                self.method.upper(),
+                self.path
+            ),
+        }
+    }
+
+    pub fn extension(&self, name: &str) -> Option<At<'a>> {
+        self.node.get(name)
+    }
+
+    pub fn header_param(&self, name: &str) -> Option<&Parameter<'a>> {
+        self.parameters
+            .iter()
+            .find(|p| p.location == "header" && p.name.eq_ignore_ascii_case(name))
+    }
+
+    pub fn response(&self, status: &str) -> Option<&Response<'a>> {
+        self.responses.iter().find(|r| r.status == status)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Parameter<'a> {
+    pub name: &'a str,
+    /// `query`, `header`, `path`, `cookie`, and in Swagger 2.0 also `body` and `formData`.
+    pub location: &'a str,
+    pub required: bool,
+    /// The schema: `schema`, the first `content` entry's schema, or in Swagger 2.0 the parameter
+    /// itself (it carries `type`, `maxLength` and so on directly).
+    pub schema: Option<At<'a>>,
+    pub description: Option<&'a str>,
+    /// The resolved parameter object.
+    pub node: At<'a>,
+    /// Where the operation lists it: the inline object or its `$ref`.
+    pub declared: Location,
+}
+
+#[derive(Debug, Clone)]
+pub struct RequestBody<'a> {
+    /// The resolved request body (3.x), or the `in: body` parameter (2.0); `None` for a 2.0
+    /// body made only of `formData` parameters.
+    pub node: Option<At<'a>>,
+    pub content: Vec<MediaType<'a>>,
+    /// Swagger 2.0 `in: formData` parameters, which are body fields.
+    pub form_fields: Vec<Parameter<'a>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct MediaType<'a> {
+    pub media_type: &'a str,
+    pub schema: Option<At<'a>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Response<'a> {
+    /// The status key as written: `409`, `4XX`, `default`.
+    pub status: &'a str,
+    /// The status key in the operation's `responses`.
+    pub key: Location,
+    /// The resolved response object.
+    pub node: At<'a>,
+    /// The value under the status key: the response itself or its `$ref`.
+    pub declared: Location,
+    pub description: Option<&'a str>,
+    pub headers: Vec<Header<'a>>,
+}
+
+impl<'a> Response<'a> {
+    pub fn header(&self, name: &str) -> Option<&Header<'a>> {
+        self.headers
+            .iter()
+            .find(|h| h.name.eq_ignore_ascii_case(name))
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Header<'a> {
+    pub name: &'a str,
+    pub node: At<'a>,
+    pub schema: Option<At<'a>>,
+}

@@ -1,0 +1,108 @@
+//! The version-1 JSON report of DESIGN.md. Field names are a contract: extend, never rename.
+
+use serde::Serialize;
+
+use super::Report;
+
+#[derive(Serialize)]
+struct Json<'a> {
+    version: u32,
+    tool: Tool,
+    findings: Vec<JsonFinding<'a>>,
+    errors: Vec<JsonError<'a>>,
+    summary: Summary,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    name: &'static str,
+    version: &'static str,
+}
+
+#[derive(Serialize)]
+struct JsonFinding<'a> {
+    rule: &'a str,
+    severity: &'a str,
+    message: &'a str,
+    file: &'a str,
+    line: u32,
+    column: u32,
+    end_line: u32,
+    end_column: u32,
+    pointer: &'a str,
+    operation: Option<JsonOperation<'a>>,
+    fingerprint: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonOperation<'a> {
+    method: &'a str,
+    path: &'a str,
+    operation_id: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct JsonError<'a> {
+    file: &'a str,
+    line: u32,
+    column: u32,
+    message: &'a str,
+}
+
+#[derive(Serialize)]
+struct Summary {
+    files: usize,
+    operations: usize,
+    findings: usize,
+    errors: usize,
+}
+
+pub fn render(report: &Report) -> String {
+    let json = Json {
+        version: 1,
+        tool: Tool {
+            name: "idemlint",
+            version: env!("CARGO_PKG_VERSION"),
+        },
+        findings: report
+            .findings
+            .iter()
+            .map(|f| JsonFinding {
+                rule: f.rule,
+                severity: f.severity.as_str(),
+                message: &f.message,
+                file: &f.file,
+                line: f.line,
+                column: f.column,
+                end_line: f.end_line,
+                end_column: f.end_column,
+                pointer: &f.pointer,
+                operation: f.operation.as_ref().map(|o| JsonOperation {
+                    method: o.method,
+                    path: &o.path,
+                    operation_id: o.operation_id.as_deref(),
+                }),
+                fingerprint: &f.fingerprint,
+            })
+            .collect(),
+        errors: report
+            .errors
+            .iter()
+            .map(|e| JsonError {
+                file: &e.file,
+                line: e.line,
+                column: e.column,
+                message: &e.message,
+            })
+            .collect(),
+        summary: Summary {
+            files: report.files,
+            operations: report.operations,
+            findings: report.findings.len(),
+            errors: report.errors.len(),
+        },
+    };
+    let mut out = serde_json::to_string_pretty(&json).expect("report serialises");
+    out.push('\n');
+    out
+}

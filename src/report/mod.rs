@@ -1,0 +1,137 @@
+//! Turning findings into output: `text` (miette), `concise` and `json`.
+
+mod concise;
+mod json;
+mod source_view;
+mod text;
+
+use std::sync::Arc;
+
+use crate::diagnostic::{OpRef, Severity};
+use crate::resolve::FileError;
+use crate::source::{SourceFile, Span};
+
+pub use source_view::SourceView;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Rich diagnostics with source snippets.
+    Text,
+    /// One line a finding: `path:line:col: severity[rule] message`.
+    Concise,
+    /// The version-1 JSON report.
+    Json,
+}
+
+/// A finding resolved to its file, lines and columns: what every format prints.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    pub rule: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+    pub pointer: String,
+    pub operation: Option<OpRef>,
+    pub fingerprint: String,
+    pub help: Option<String>,
+    pub labels: Vec<ResolvedLabel>,
+    pub source: Arc<SourceFile>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct ResolvedLabel {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    pub span: Span,
+    pub message: String,
+    /// Whether the label sits in the finding's own file (and so can be drawn in its snippet).
+    pub same_file: bool,
+}
+
+/// Everything one run produced.
+#[derive(Debug, Default)]
+pub struct Report {
+    pub findings: Vec<Finding>,
+    pub errors: Vec<FileError>,
+    pub files: usize,
+    pub operations: usize,
+}
+
+impl Report {
+    pub fn count(&self, severity: Severity) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == severity)
+            .count()
+    }
+}
+
+pub struct RenderOptions {
+    pub color: bool,
+    /// Terminal width for wrapping text output.
+    pub width: usize,
+}
+
+pub fn render(report: &Report, format: Format, opts: &RenderOptions) -> String {
+    match format {
+        Format::Text => text::render(report, opts),
+        Format::Concise => concise::render(report),
+        Format::Json => json::render(report),
+    }
+}
+
+/// `3 errors, 1 warning` style counts.
+pub fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// The closing summary line shared by the human formats.
+pub fn summary_line(report: &Report) -> String {
+    let mut parts = Vec::new();
+    for (sev, word) in [
+        (Severity::Error, "error"),
+        (Severity::Warning, "warning"),
+        (Severity::Info, "info"),
+    ] {
+        let n = report.count(sev);
+        if n > 0 {
+            parts.push(if sev == Severity::Info {
+                format!("{n} info")
+            } else {
+                plural(n, word)
+            });
+        }
+    }
+    let mut line = if report.findings.is_empty() {
+        format!(
+            "No problems found in {} ({}).",
+            plural(report.files, "file"),
+            plural(report.operations, "operation")
+        )
+    } else {
+        format!(
+            "Found {} ({}) in {} ({}).",
+            plural(report.findings.len(), "problem"),
+            parts.join(", "),
+            plural(report.files, "file"),
+            plural(report.operations, "operation")
+        )
+    };
+    if !report.errors.is_empty() {
+        line.push_str(&format!(
+            " {} could not be linted.",
+            plural(report.errors.len(), "input")
+        ));
+    }
+    line
+}

@@ -1,0 +1,508 @@
+//! `$ref` resolution across files.
+//!
+//! A [`Bundle`] is one root document plus every file its `$ref`s reach, loaded up front so that
+//! the rest of the pipeline works on an immutable set of trees. A node reached through a `$ref`
+//! keeps its own file and span: findings in a shared component are reported there, once.
+
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+
+use crate::source::{DuplicateKey, Node, SourceFile, Span, Value};
+
+/// Index of a file in its [`Bundle`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FileId(pub u32);
+
+/// A node together with the file it lives in.
+#[derive(Debug, Clone, Copy)]
+pub struct At<'a> {
+    pub file: FileId,
+    pub node: &'a Node,
+}
+
+impl<'a> At<'a> {
+    pub fn get(self, key: &str) -> Option<At<'a>> {
+        self.node.get(key).map(|node| At {
+            file: self.file,
+            node,
+        })
+    }
+
+    pub fn location(self) -> Location {
+        Location {
+            file: self.file,
+            span: self.node.span,
+        }
+    }
+
+    /// The location of the key `key` of this mapping, if present.
+    pub fn key_location(self, key: &str) -> Option<Location> {
+        self.node.get_entry(key).map(|e| Location {
+            file: self.file,
+            span: e.key.span,
+        })
+    }
+}
+
+/// A place in one file of a bundle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Location {
+    pub file: FileId,
+    pub span: Span,
+}
+
+/// Where references may point: `$ref`s to files outside every allowed root are refused.
+#[derive(Debug, Clone, Default)]
+pub struct ResolveOptions {
+    /// Absolute, canonical directories.
+    pub allowed_roots: Vec<PathBuf>,
+}
+
+/// One loaded file of a bundle.
+#[derive(Debug)]
+pub struct BundleFile {
+    pub source: Arc<SourceFile>,
+    pub root: Node,
+    pub duplicates: Vec<DuplicateKey>,
+}
+
+/// A `$ref` that could not be followed, found while loading.
+#[derive(Debug, Clone)]
+pub struct RefProblem {
+    /// The `$ref` entry: key through value.
+    pub at: Location,
+    pub message: String,
+}
+
+/// A referenced file that could not be read or parsed.
+#[derive(Debug, Clone)]
+pub struct FileError {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+}
+
+/// How deep a chain of `$ref` to `$ref` may go before we call it a cycle.
+const MAX_REF_HOPS: usize = 64;
+
+/// The most files one bundle may load, against reference fan-out bombs.
+const MAX_FILES: usize = 10_000;
+
+#[derive(Debug)]
+pub struct Bundle {
+    pub files: Vec<BundleFile>,
+    /// Per file: the file part of each external `$ref` it holds → the file it names.
+    links: Vec<HashMap<String, FileId>>,
+    pub ref_problems: Vec<RefProblem>,
+    pub errors: Vec<FileError>,
+}
+
+impl Bundle {
+    pub const ROOT: FileId = FileId(0);
+
+    /// Loads every file reachable from `root` and checks every `$ref` of every file.
+    pub fn load(
+        root: SourceFile,
+        tree: Node,
+        duplicates: Vec<DuplicateKey>,
+        opts: &ResolveOptions,
+    ) -> Bundle {
+        let mut bundle = Bundle {
+            files: vec![BundleFile {
+                source: Arc::new(root),
+                root: tree,
+                duplicates,
+            }],
+            links: vec![HashMap::new()],
+            ref_problems: Vec::new(),
+            errors: Vec::new(),
+        };
+        let mut failed: HashMap<PathBuf, ()> = HashMap::new();
+        let mut by_path: HashMap<PathBuf, FileId> = HashMap::new();
+        by_path.insert(bundle.files[0].source.path.clone(), Bundle::ROOT);
+        let mut next = 0;
+        while next < bundle.files.len() {
+            let id = FileId(next as u32);
+            let mut refs = Vec::new();
+            collect_refs(&bundle.files[next].root, &mut refs);
+            for (entry_span, target) in refs {
+                let at = Location {
+                    file: id,
+                    span: entry_span,
+                };
+                let (file_part, _) = split_ref(&target);
+                if file_part.is_empty() || bundle.links[next].contains_key(file_part) {
+                    continue;
+                }
+                if is_remote(file_part) {
+                    bundle.ref_problems.push(RefProblem {
+                        at,
+                        message: format!(
+                            "remote $ref `{target}` is not fetched: idemlint never uses the network"
+                        ),
+                    });
+                    continue;
+                }
+                let from = &bundle.files[next].source;
+                let Some(path) = target_path(&from.path, file_part) else {
+                    bundle.ref_problems.push(RefProblem {
+                        at,
+                        message: format!("$ref `{target}` is not a usable file reference"),
+                    });
+                    continue;
+                };
+                let path = std::fs::canonicalize(&path).unwrap_or(path);
+                if !opts.allowed_roots.is_empty()
+                    && !opts.allowed_roots.iter().any(|r| path.starts_with(r))
+                {
+                    bundle.ref_problems.push(RefProblem {
+                        at,
+                        message: format!(
+                            "$ref `{target}` leaves the project root and was not read (pass --root to allow a wider root)"
+                        ),
+                    });
+                    continue;
+                }
+                if let Some(&target_id) = by_path.get(&path) {
+                    bundle.links[next].insert(file_part.to_string(), target_id);
+                    continue;
+                }
+                if failed.contains_key(&path) {
+                    continue;
+                }
+                if !path.is_file() {
+                    bundle.ref_problems.push(RefProblem {
+                        at,
+                        message: format!("$ref target file `{file_part}` not found"),
+                    });
+                    continue;
+                }
+                if bundle.files.len() >= MAX_FILES {
+                    bundle.ref_problems.push(RefProblem {
+                        at,
+                        message: format!(
+                            "$ref `{target}` not followed: more than {MAX_FILES} files referenced"
+                        ),
+                    });
+                    continue;
+                }
+                let name = display_name(&from.name, file_part);
+                match load_file(&path, name.clone()) {
+                    Ok(file) => {
+                        let target_id = FileId(bundle.files.len() as u32);
+                        by_path.insert(path, target_id);
+                        bundle.files.push(file);
+                        bundle.links.push(HashMap::new());
+                        bundle.links[next].insert(file_part.to_string(), target_id);
+                    }
+                    Err(e) => {
+                        failed.insert(path, ());
+                        bundle.errors.push(e);
+                    }
+                }
+            }
+            next += 1;
+        }
+        bundle.check_targets();
+        bundle
+    }
+
+    /// Every `$ref` must land on a node and not loop back on itself.
+    fn check_targets(&mut self) {
+        let mut problems = Vec::new();
+        for (i, file) in self.files.iter().enumerate() {
+            let id = FileId(i as u32);
+            let mut refs = Vec::new();
+            collect_refs(&file.root, &mut refs);
+            let mut seen: HashMap<&str, bool> = HashMap::new();
+            for (span, target) in &refs {
+                let (file_part, fragment) = split_ref(target);
+                if !file_part.is_empty() && !self.links[i].contains_key(file_part) {
+                    // Already reported while loading, or the file failed to parse.
+                    continue;
+                }
+                let ok = *seen
+                    .entry(target.as_str())
+                    .or_insert_with(|| self.follow(id, target).is_ok());
+                if ok {
+                    continue;
+                }
+                let message = match self.follow(id, target) {
+                    Err(RefError::Cycle) => {
+                        format!("$ref `{target}` is part of a reference cycle with no content")
+                    }
+                    Err(RefError::BadPointer) => {
+                        format!("$ref `{target}` has a malformed JSON pointer `#{fragment}`")
+                    }
+                    _ => format!("$ref target `{target}` does not exist"),
+                };
+                problems.push(RefProblem {
+                    at: Location {
+                        file: id,
+                        span: *span,
+                    },
+                    message,
+                });
+            }
+        }
+        self.ref_problems.extend(problems);
+        self.ref_problems.sort_by_key(|p| p.at);
+    }
+
+    pub fn file(&self, id: FileId) -> &BundleFile {
+        &self.files[id.0 as usize]
+    }
+
+    pub fn root(&self) -> At<'_> {
+        At {
+            file: Bundle::ROOT,
+            node: &self.files[0].root,
+        }
+    }
+
+    /// Follows `$ref` chains from `at` to the node they end on. A reference that cannot be
+    /// followed leaves `at` as it is (the problem is reported by `unresolved-ref`).
+    pub fn deref<'a>(&'a self, at: At<'a>) -> At<'a> {
+        match at.node.get("$ref").and_then(Node::as_str) {
+            None => at,
+            Some(target) => self.follow(at.file, target).unwrap_or(at),
+        }
+    }
+
+    /// Resolves `target` as written in `from`, following further `$ref`s.
+    fn follow<'a>(&'a self, from: FileId, target: &str) -> Result<At<'a>, RefError> {
+        let mut file = from;
+        let mut target = target;
+        for _ in 0..MAX_REF_HOPS {
+            let (file_part, fragment) = split_ref(target);
+            if !file_part.is_empty() {
+                file = *self.links[file.0 as usize]
+                    .get(file_part)
+                    .ok_or(RefError::Missing)?;
+            }
+            let node = pointer_get(&self.files[file.0 as usize].root, fragment)?;
+            match node.get("$ref").and_then(Node::as_str) {
+                Some(next) => target = next,
+                None => return Ok(At { file, node }),
+            }
+        }
+        Err(RefError::Cycle)
+    }
+}
+
+#[derive(Debug, PartialEq)]
+enum RefError {
+    Missing,
+    BadPointer,
+    Cycle,
+}
+
+fn load_file(path: &Path, name: String) -> Result<BundleFile, FileError> {
+    let source = SourceFile::read(path, name.clone()).map_err(|e| FileError {
+        file: name.clone(),
+        line: e.line,
+        column: e.column,
+        message: e.message,
+    })?;
+    match source.parse() {
+        Ok(loaded) => Ok(BundleFile {
+            source: Arc::new(source),
+            root: loaded.root,
+            duplicates: loaded.duplicates,
+        }),
+        Err(e) => {
+            let at = source.line_col(e.span.start as usize);
+            Err(FileError {
+                file: name,
+                line: at.line,
+                column: at.column,
+                message: e.message,
+            })
+        }
+    }
+}
+
+/// Every string `$ref` in a tree, with the span of its entry (key through value). Values of
+/// `example` are data, not OpenAPI, and are skipped.
+pub fn collect_refs(node: &Node, out: &mut Vec<(Span, String)>) {
+    match &node.value {
+        Value::Map(entries) => {
+            for e in entries {
+                if &*e.key.text == "$ref"
+                    && let Some(s) = e.value.as_str()
+                {
+                    out.push((e.key.span.cover(e.value.span), s.to_string()));
+                    continue;
+                }
+                if &*e.key.text == "example" {
+                    continue;
+                }
+                collect_refs(&e.value, out);
+            }
+        }
+        Value::Seq(items) => items.iter().for_each(|n| collect_refs(n, out)),
+        Value::Scalar(_) => {}
+    }
+}
+
+/// `file.yaml#/a/b` → (`file.yaml`, `/a/b`); `#/a` → (``, `/a`).
+fn split_ref(target: &str) -> (&str, &str) {
+    match target.split_once('#') {
+        Some((file, fragment)) => (file, fragment),
+        None => (target, ""),
+    }
+}
+
+fn is_remote(file_part: &str) -> bool {
+    // Any URI scheme (`https:`, `file:`, `urn:`) but not a Windows drive letter.
+    match file_part.split_once(':') {
+        Some((scheme, _)) => {
+            scheme.len() > 1
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+        }
+        None => file_part.starts_with("//"),
+    }
+}
+
+/// The absolute, lexically normalised path a relative file reference names.
+fn target_path(from: &Path, file_part: &str) -> Option<PathBuf> {
+    let decoded = percent_decode(file_part)?;
+    let dir = from.parent().unwrap_or(Path::new(""));
+    Some(normalize(&dir.join(decoded)))
+}
+
+/// The user-facing name of a referenced file: the referring file's name with the reference
+/// applied, so names stay relative when the user gave relative paths.
+fn display_name(from_name: &str, file_part: &str) -> String {
+    let decoded = percent_decode(file_part).unwrap_or_else(|| file_part.to_string());
+    let dir = Path::new(from_name).parent().unwrap_or(Path::new(""));
+    normalize(&dir.join(decoded)).to_string_lossy().into_owned()
+}
+
+/// Removes `.` and folds `dir/..` without touching the file system; leading `..` stay.
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out: Vec<Component> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => match out.last() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
+                }
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                _ => out.push(c),
+            },
+            _ => out.push(c),
+        }
+    }
+    out.iter().collect()
+}
+
+fn percent_decode(s: &str) -> Option<String> {
+    if !s.contains('%') {
+        return Some(s.to_string());
+    }
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Walks a JSON pointer (the fragment of a `$ref`, percent-encoded) from `root`.
+fn pointer_get<'a>(root: &'a Node, fragment: &str) -> Result<&'a Node, RefError> {
+    if fragment.is_empty() {
+        return Ok(root);
+    }
+    let decoded = percent_decode(fragment).ok_or(RefError::BadPointer)?;
+    let Some(rest) = decoded.strip_prefix('/') else {
+        return Err(RefError::BadPointer);
+    };
+    let mut node = root;
+    for raw in rest.split('/') {
+        let token = unescape_token(raw);
+        node = match &node.value {
+            Value::Map(_) => node.get(&token).ok_or(RefError::Missing)?,
+            Value::Seq(items) => token
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| items.get(i))
+                .ok_or(RefError::Missing)?,
+            Value::Scalar(_) => return Err(RefError::Missing),
+        };
+    }
+    Ok(node)
+}
+
+fn unescape_token(raw: &str) -> std::borrow::Cow<'_, str> {
+    if raw.contains('~') {
+        raw.replace("~1", "/").replace("~0", "~").into()
+    } else {
+        raw.into()
+    }
+}
+
+/// The JSON pointer (RFC 6901) of the node or key at `target` in `root`: the path of the
+/// innermost node whose span or key span is `target`, or that contains it.
+pub fn pointer_to(root: &Node, target: Span) -> String {
+    let mut pointer = String::new();
+    let mut node = root;
+    'descend: loop {
+        if node.span == target {
+            break;
+        }
+        match &node.value {
+            Value::Map(entries) => {
+                for e in entries {
+                    let at_key = e.key.span.start == target.start;
+                    if at_key || e.value.span.contains(target) {
+                        push_token(&mut pointer, &e.key.text);
+                        if at_key {
+                            break 'descend;
+                        }
+                        node = &e.value;
+                        continue 'descend;
+                    }
+                }
+                break;
+            }
+            Value::Seq(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    if item.span.contains(target) {
+                        pointer.push('/');
+                        pointer.push_str(&i.to_string());
+                        node = item;
+                        continue 'descend;
+                    }
+                }
+                break;
+            }
+            Value::Scalar(_) => break,
+        }
+    }
+    pointer
+}
+
+fn push_token(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
+}

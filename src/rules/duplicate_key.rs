@@ -1,0 +1,41 @@
+//! `duplicate-key`: a mapping with the same key twice; most tools silently keep only one.
+
+use super::{Context, Rule};
+use crate::diagnostic::Diagnostic;
+use crate::resolve::{FileId, Location};
+
+pub const RULE: Rule = Rule {
+    id: "duplicate-key",
+    doc: include_str!("../../rules/duplicate-key.md"),
+    check,
+};
+
+fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for (i, file) in cx.bundle.files.iter().enumerate() {
+        let id = FileId(i as u32);
+        for dup in &file.duplicates {
+            let first = file.source.line_col(dup.first.start as usize);
+            out.push(
+                cx.diagnostic(
+                    &RULE,
+                    Location {
+                        file: id,
+                        span: dup.second,
+                    },
+                    format!(
+                        "key `{}` appears twice in this mapping (first at line {})",
+                        dup.key, first.line
+                    ),
+                )
+                .with_label(
+                    Location {
+                        file: id,
+                        span: dup.first,
+                    },
+                    "first defined here",
+                )
+                .with_help("remove one of them: tools disagree on which one wins"),
+            );
+        }
+    }
+}

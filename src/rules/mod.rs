@@ -1,0 +1,145 @@
+//! The rules. Each lives in its own file with its unit tests; its documentation and metadata
+//! (severity, category, summary, sources) live in `rules/<id>.md`, embedded here.
+
+mod conflict_without_retry_after;
+mod duplicate_key;
+mod incremental_update;
+mod missing_conflict_response;
+mod missing_idempotency_key;
+mod unprotected_patch;
+mod unresolved_ref;
+
+use std::sync::LazyLock;
+
+use crate::config::Settings;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::model::Api;
+use crate::resolve::{Bundle, Location};
+use crate::source::{Node, SourceFile};
+
+/// A rule: its stable id, its documentation, and its check.
+pub struct Rule {
+    pub id: &'static str,
+    pub doc: &'static str,
+    pub check: fn(&Context<'_>, &mut Vec<Diagnostic>),
+}
+
+/// Every rule, in the order of the catalogue.
+pub static RULES: &[Rule] = &[
+    missing_idempotency_key::RULE,
+    unprotected_patch::RULE,
+    incremental_update::RULE,
+    missing_conflict_response::RULE,
+    conflict_without_retry_after::RULE,
+    unresolved_ref::RULE,
+    duplicate_key::RULE,
+];
+
+/// What a rule sees.
+pub struct Context<'a> {
+    pub api: &'a Api<'a>,
+    pub bundle: &'a Bundle,
+    pub settings: &'a Settings,
+}
+
+impl Context<'_> {
+    /// A finding of `rule` at `at`, with the rule's default severity.
+    pub fn diagnostic(&self, rule: &Rule, at: Location, message: String) -> Diagnostic {
+        Diagnostic {
+            rule: rule.id,
+            severity: meta(rule.id).severity,
+            message,
+            primary: at,
+            operation: None,
+            labels: Vec::new(),
+            help: None,
+        }
+    }
+}
+
+/// A rule's metadata, read from the front matter of its doc.
+#[derive(Debug, Clone)]
+pub struct RuleMeta {
+    pub id: &'static str,
+    pub severity: Severity,
+    pub category: String,
+    pub since: String,
+    pub summary: String,
+    pub sources: Vec<String>,
+    /// The doc without its front matter.
+    pub body: &'static str,
+}
+
+static METAS: LazyLock<Vec<RuleMeta>> = LazyLock::new(|| {
+    RULES
+        .iter()
+        .map(|r| parse_meta(r.id, r.doc).unwrap_or_else(|e| panic!("rules/{}.md: {e}", r.id)))
+        .collect()
+});
+
+/// Metadata of a registered rule. Panics on an unknown id: ids come from [`RULES`].
+pub fn meta(id: &str) -> &'static RuleMeta {
+    METAS
+        .iter()
+        .find(|m| m.id == id)
+        .unwrap_or_else(|| panic!("unknown rule id {id}"))
+}
+
+pub fn find(id: &str) -> Option<&'static Rule> {
+    RULES.iter().find(|r| r.id == id)
+}
+
+/// Splits `---\n<yaml>\n---\n<markdown>` and reads the YAML with our own loader.
+pub fn parse_meta(id: &'static str, doc: &'static str) -> Result<RuleMeta, String> {
+    let rest = doc
+        .strip_prefix("---\n")
+        .ok_or("doc does not start with a `---` front matter")?;
+    let end = rest
+        .find("\n---\n")
+        .ok_or("front matter is not closed by `---`")?;
+    let (front, body) = (&rest[..end], &rest[end + 5..]);
+    let file = SourceFile::new(
+        format!("rules/{id}.md").into(),
+        format!("rules/{id}.md"),
+        front.to_string(),
+        crate::source::Format::Yaml,
+    );
+    let loaded = file.parse().map_err(|e| e.message)?;
+    let root = &loaded.root;
+    let text = |key: &str| -> Result<String, String> {
+        root.get(key)
+            .and_then(Node::scalar_text)
+            .map(str::to_string)
+            .ok_or_else(|| format!("front matter has no `{key}`"))
+    };
+    if text("id")? != id {
+        return Err(format!("front matter id is not `{id}`"));
+    }
+    let severity = text("severity")?;
+    Ok(RuleMeta {
+        id,
+        severity: Severity::parse(&severity)
+            .ok_or_else(|| format!("unknown severity `{severity}`"))?,
+        category: text("category")?,
+        since: text("since")?,
+        summary: text("summary")?,
+        sources: root
+            .get("sources")
+            .map(Node::items)
+            .unwrap_or(&[])
+            .iter()
+            .filter_map(Node::scalar_text)
+            .map(str::to_string)
+            .collect(),
+        body: body.trim_start(),
+    })
+}
+
+/// Runs every rule on one API.
+pub fn check_all(cx: &Context<'_>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for rule in RULES {
+        (rule.check)(cx, &mut out);
+    }
+    out
+}

@@ -1,0 +1,66 @@
+//! `unprotected-patch`: a PATCH with neither an idempotency key nor an `If-Match` precondition.
+
+use super::{Context, Rule};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::heuristics::relative_change;
+use crate::idempotency::{Declared, body_properties, declared, has_if_match, key_carriers};
+use crate::model::Method;
+
+pub const RULE: Rule = Rule {
+    id: "unprotected-patch",
+    doc: include_str!("../../rules/unprotected-patch.md"),
+    check,
+};
+
+fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for op in cx
+        .api
+        .operations
+        .iter()
+        .filter(|o| o.method == Method::Patch)
+    {
+        if matches!(declared(cx.bundle, op), Some(Declared::NotNeeded))
+            || has_if_match(op)
+            || !key_carriers(cx.bundle, op, cx.settings).is_empty()
+        {
+            continue;
+        }
+        // A relative body is the worse problem; `incremental-update` reports it instead.
+        if relative_change(&body_properties(cx.bundle, op)).is_some() {
+            continue;
+        }
+        let merge_patch_only = op.request_body.as_ref().is_some_and(|b| {
+            !b.content.is_empty()
+                && b.content.iter().all(|m| {
+                    m.media_type
+                        .eq_ignore_ascii_case("application/merge-patch+json")
+                })
+        });
+        let diagnostic = if merge_patch_only {
+            cx.diagnostic(
+                &RULE,
+                op.key,
+                format!(
+                    "{} has no If-Match precondition: a retried merge patch can overwrite a \
+                     concurrent change",
+                    op.display()
+                ),
+            )
+            .with_severity(Severity::Info)
+        } else {
+            cx.diagnostic(
+                &RULE,
+                op.key,
+                format!(
+                    "{} has neither an idempotency key nor an If-Match precondition: a retry can \
+                     overwrite a concurrent change or apply twice",
+                    op.display()
+                ),
+            )
+        };
+        out.push(diagnostic.with_operation(op).with_help(
+            "require an `If-Match` header with the resource's ETag (answer 412 on a \
+                     mismatch), or an `Idempotency-Key` header",
+        ));
+    }
+}
