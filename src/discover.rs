@@ -22,10 +22,11 @@ pub enum Input {
     },
 }
 
-/// A top-level `openapi:`/`swagger:` key, YAML or JSON. Walked files without one are not read
-/// further: they are fragments or unrelated YAML (CI files, Helm charts).
+/// An `openapi:`/`swagger:` key, YAML or JSON, at any indentation (a YAML document may indent
+/// its top level). Walked files without one are not parsed: they are fragments or unrelated YAML
+/// (CI files, Helm charts). Files with one are parsed, and the parse decides.
 static ROOT_MARKER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?m)(^['"]?(openapi|swagger)['"]?[ \t]*:|"(openapi|swagger)"[ \t\r\n]*:)"#)
+    Regex::new(r#"(?m)(^[ \t]*['"]?(openapi|swagger)['"]?[ \t]*:|"(openapi|swagger)"[ \t\r\n]*:)"#)
         .expect("valid regex")
 });
 
@@ -135,6 +136,7 @@ mod tests {
         assert!(looks_like_root(b"# c\n'swagger': '2.0'\n"));
         assert!(looks_like_root(b"{\n  \"openapi\" : \"3.0.0\"}"));
         assert!(!looks_like_root(b"type: object\nproperties: {}\n"));
-        assert!(!looks_like_root(b"  openapi: nested\n"));
+        assert!(looks_like_root(b"---\n  swagger: '2.0'\n"));
+        assert!(!looks_like_root(b"description: the openapi: key\n"));
     }
 }

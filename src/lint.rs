@@ -169,6 +169,18 @@ fn lint_source(
     settings: &Settings,
 ) -> FileResult {
     let mut result = FileResult::default();
+    if !crate::discover::looks_like_root(source.text.as_bytes()) {
+        if explicit {
+            result.errors.push(FileError {
+                file: source.name.clone(),
+                line: 1,
+                column: 1,
+                message: "not an OpenAPI document: no top-level `openapi` or `swagger` key"
+                    .to_string(),
+            });
+        }
+        return result;
+    }
     let loaded = match source.parse() {
         Ok(l) => l,
         Err(e) => {

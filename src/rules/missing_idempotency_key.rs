@@ -39,9 +39,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let others = posts.len() - 1;
         if !keyed.is_empty() {
             message.push_str(&format!(
-                " ({} of {others} other POST operation{} declare one, e.g. {})",
+                " ({} of {others} other POST operation{} declare{} one, e.g. {})",
                 keyed.len(),
                 if others == 1 { "" } else { "s" },
+                if keyed.len() == 1 { "s" } else { "" },
                 most_common(&keyed)
             ));
         }

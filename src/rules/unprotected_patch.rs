@@ -2,8 +2,7 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::heuristics::relative_change;
-use crate::idempotency::{Declared, body_properties, declared, has_if_match, key_carriers};
+use crate::idempotency::{Declared, declared, has_if_match, key_carriers};
 use crate::model::Method;
 
 pub const RULE: Rule = Rule {
@@ -26,7 +25,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         // A relative body is the worse problem; `incremental-update` reports it instead.
-        if relative_change(&body_properties(cx.bundle, op)).is_some() {
+        if super::incremental_update::evidence(cx.bundle, op).is_some() {
             continue;
         }
         let merge_patch_only = op.request_body.as_ref().is_some_and(|b| {

@@ -1,0 +1,233 @@
+//! The binary as a user runs it: exit codes, formats, colour, stdin.
+
+use assert_cmd::Command;
+
+const BAD: &str = "fixtures/rules/missing-idempotency-key/bad_oas30_post.yaml";
+const GOOD: &str = "fixtures/rules/missing-idempotency-key/good_oas30_headers.yaml";
+const WARN_ONLY: &str = "fixtures/rules/unprotected-patch/bad_oas30_patch.yaml";
+
+fn idemlint() -> Command {
+    let mut cmd = Command::cargo_bin("idemlint").unwrap();
+    cmd.env_remove("NO_COLOR").env_remove("COLUMNS");
+    cmd
+}
+
+fn stdout(cmd: &mut Command) -> (i32, String) {
+    let out = cmd.output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+    )
+}
+
+#[test]
+fn exit_0_when_nothing_is_found() {
+    let (code, out) = stdout(idemlint().args(["check", GOOD]));
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("No problems found in 1 file"), "{out}");
+}
+
+#[test]
+fn exit_1_on_an_error_finding() {
+    let (code, out) = stdout(idemlint().args(["check", BAD]));
+    assert_eq!(code, 1);
+    assert!(out.contains("missing-idempotency-key"), "{out}");
+    assert!(
+        out.contains("POST /payments has no idempotency key"),
+        "{out}"
+    );
+}
+
+#[test]
+fn fail_on_sets_the_threshold() {
+    // A warning alone passes by default, fails with --fail-on warning.
+    assert_eq!(stdout(idemlint().args(["check", WARN_ONLY])).0, 0);
+    assert_eq!(
+        stdout(idemlint().args(["check", WARN_ONLY, "--fail-on", "warning"])).0,
+        1
+    );
+    assert_eq!(
+        stdout(idemlint().args(["check", WARN_ONLY, "--fail-on", "info"])).0,
+        1
+    );
+    assert_eq!(
+        stdout(idemlint().args(["check", BAD, "--fail-on", "never"])).0,
+        0
+    );
+}
+
+#[test]
+fn exit_2_on_usage_errors() {
+    let out = idemlint()
+        .args(["check", "--format", "xml"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("xml"));
+    assert_eq!(
+        idemlint()
+            .args(["frobnicate"])
+            .output()
+            .unwrap()
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn exit_2_on_a_broken_file_and_the_other_files_are_still_linted() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("broken.yaml");
+    std::fs::write(&broken, "openapi: 3.0.0\ninfo: {title: x\npaths: {}\n").unwrap();
+    let (code, out) = stdout(idemlint().current_dir(dir.path()).args([
+        "check",
+        "broken.yaml",
+        &format!("{}/{BAD}", env!("CARGO_MANIFEST_DIR")),
+        "--format",
+        "concise",
+    ]));
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains("broken.yaml:3:6: error[input] invalid YAML: while parsing a flow mapping"),
+        "{out}"
+    );
+    assert!(out.contains("error[missing-idempotency-key]"), "{out}");
+}
+
+#[test]
+fn exit_2_on_a_missing_path_or_a_non_openapi_file() {
+    let (code, out) =
+        stdout(idemlint().args(["check", "no/such/file.yaml", "--format", "concise"]));
+    assert_eq!(code, 2);
+    assert!(
+        out.contains("no/such/file.yaml:1:1: error[input] no such file"),
+        "{out}"
+    );
+    let (code, out) = stdout(idemlint().args(["check", "Cargo.toml", "--format", "concise"]));
+    assert_eq!(code, 2);
+    assert!(out.contains("not an OpenAPI document"), "{out}");
+}
+
+#[test]
+fn concise_format() {
+    let (code, out) = stdout(idemlint().args(["check", BAD, "--format", "concise"]));
+    assert_eq!(code, 1);
+    let first = out.lines().next().unwrap();
+    assert!(
+        first.starts_with(&format!(
+            "{BAD}:10:5: error[missing-idempotency-key] POST /payments has no idempotency key"
+        )),
+        "{first}"
+    );
+    assert!(
+        out.trim_end().ends_with("in 1 file (3 operations)."),
+        "{out}"
+    );
+}
+
+#[test]
+fn json_format_follows_the_version_1_schema() {
+    let (code, out) = stdout(idemlint().args(["check", BAD, "--format", "json"]));
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["version"], 1);
+    assert_eq!(v["tool"]["name"], "idemlint");
+    assert_eq!(v["tool"]["version"], env!("CARGO_PKG_VERSION"));
+    let f = &v["findings"][0];
+    assert_eq!(f["rule"], "missing-idempotency-key");
+    assert_eq!(f["severity"], "error");
+    assert_eq!(f["file"], BAD);
+    assert_eq!(
+        (f["line"].as_u64(), f["column"].as_u64()),
+        (Some(10), Some(5))
+    );
+    assert_eq!(
+        (f["end_line"].as_u64(), f["end_column"].as_u64()),
+        (Some(10), Some(9))
+    );
+    assert_eq!(f["pointer"], "/paths/~1payments/post");
+    assert_eq!(f["operation"]["method"], "POST");
+    assert_eq!(f["operation"]["path"], "/payments");
+    assert_eq!(f["fingerprint"].as_str().unwrap().len(), 32);
+    assert_eq!(v["errors"], serde_json::json!([]));
+    assert_eq!(v["summary"]["files"], 1);
+    assert_eq!(
+        v["summary"]["findings"],
+        v["findings"].as_array().unwrap().len()
+    );
+    // Field order is part of the contract too: readers diff these reports.
+    let fields = [
+        "rule",
+        "severity",
+        "message",
+        "file",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+        "pointer",
+        "operation",
+        "fingerprint",
+    ];
+    let at: Vec<usize> = fields
+        .iter()
+        .map(|k| out.find(&format!("\"{k}\":")).unwrap())
+        .collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "{out}");
+}
+
+#[test]
+fn text_format_shows_the_source_and_no_colour_when_piped() {
+    let (code, out) = stdout(idemlint().args(["check", BAD]));
+    assert_eq!(code, 1);
+    assert!(out.contains(&format!("╭─[{BAD}:10:5]")), "{out}");
+    assert!(out.contains("10 │     post:"), "{out}");
+    assert!(
+        !out.contains('\u{1b}'),
+        "no ANSI escapes when not a terminal"
+    );
+    let (_, out) = stdout(idemlint().args(["check", BAD, "--color", "always"]));
+    assert!(out.contains('\u{1b}'), "--color always colours");
+    let (_, out) = stdout(idemlint().env("NO_COLOR", "1").args(["check", BAD]));
+    assert!(!out.contains('\u{1b}'));
+}
+
+#[test]
+fn stdin_is_read_for_dash() {
+    let text = std::fs::read_to_string(BAD).unwrap();
+    let (code, out) = stdout(
+        idemlint()
+            .args(["check", "-", "--format", "concise"])
+            .write_stdin(text),
+    );
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with("<stdin>:10:5: error[missing-idempotency-key]"),
+        "{out}"
+    );
+}
+
+#[test]
+fn directories_are_walked_for_openapi_roots_only() {
+    // fixtures/refs/multi holds one root and four fragments: only the root is linted, and the
+    // fragments' findings are reported in the fragments.
+    let (code, out) =
+        stdout(idemlint().args(["check", "fixtures/refs/multi", "--format", "concise"]));
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("in 1 file"), "{out}");
+    assert!(
+        out.contains("fixtures/refs/multi/paths/payments.yaml:9:1: error[missing-idempotency-key]"),
+        "{out}"
+    );
+}
+
+#[test]
+fn version_and_help() {
+    let out = idemlint().arg("--version").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains(env!("CARGO_PKG_VERSION")));
+    let out = idemlint().args(["check", "--help"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("--fail-on"));
+}
