@@ -34,7 +34,7 @@ pub fn looks_like_root(text: &[u8]) -> bool {
     ROOT_MARKER.is_match(text)
 }
 
-fn is_spec_extension(path: &Path) -> bool {
+pub fn is_spec_extension(path: &Path) -> bool {
     path.extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "yaml" | "yml" | "json"))

@@ -169,7 +169,11 @@ fn lint_source(
     settings: &Settings,
 ) -> FileResult {
     let mut result = FileResult::default();
-    if !crate::discover::looks_like_root(source.text.as_bytes()) {
+    // Walked files were checked already; a named `.yaml`/`.json` file is parsed and judged by
+    // its content, so only a file of another kind (Cargo.toml) is turned away unparsed.
+    if !crate::discover::is_spec_extension(&source.path)
+        && !crate::discover::looks_like_root(source.text.as_bytes())
+    {
         if explicit {
             result.errors.push(FileError {
                 file: source.name.clone(),

@@ -65,6 +65,8 @@ pub struct BundleFile {
     pub source: Arc<SourceFile>,
     pub root: Node,
     pub duplicates: Vec<DuplicateKey>,
+    /// Every `$ref` of the file: the span of its entry and its target.
+    pub refs: Vec<(Span, String)>,
 }
 
 /// A `$ref` that could not be followed, found while loading.
@@ -90,6 +92,19 @@ const MAX_REF_HOPS: usize = 64;
 /// The most files one bundle may load, against reference fan-out bombs.
 const MAX_FILES: usize = 10_000;
 
+impl BundleFile {
+    fn new(source: Arc<SourceFile>, root: Node, duplicates: Vec<DuplicateKey>) -> Self {
+        let mut refs = Vec::new();
+        collect_refs(&root, &mut refs);
+        BundleFile {
+            source,
+            root,
+            duplicates,
+            refs,
+        }
+    }
+}
+
 #[derive(Debug)]
 pub struct Bundle {
     pub files: Vec<BundleFile>,
@@ -110,11 +125,7 @@ impl Bundle {
         opts: &ResolveOptions,
     ) -> Bundle {
         let mut bundle = Bundle {
-            files: vec![BundleFile {
-                source: Arc::new(root),
-                root: tree,
-                duplicates,
-            }],
+            files: vec![BundleFile::new(Arc::new(root), tree, duplicates)],
             links: vec![HashMap::new()],
             ref_problems: Vec::new(),
             errors: Vec::new(),
@@ -125,9 +136,9 @@ impl Bundle {
         let mut next = 0;
         while next < bundle.files.len() {
             let id = FileId(next as u32);
-            let mut refs = Vec::new();
-            collect_refs(&bundle.files[next].root, &mut refs);
-            for (entry_span, target) in refs {
+            let refs = std::mem::take(&mut bundle.files[next].refs);
+            for (entry_span, target) in &refs {
+                let (entry_span, target) = (*entry_span, target.as_str());
                 let at = Location {
                     file: id,
                     span: entry_span,
@@ -203,6 +214,7 @@ impl Bundle {
                     }
                 }
             }
+            bundle.files[next].refs = refs;
             next += 1;
         }
         bundle.check_targets();
@@ -214,10 +226,8 @@ impl Bundle {
         let mut problems = Vec::new();
         for (i, file) in self.files.iter().enumerate() {
             let id = FileId(i as u32);
-            let mut refs = Vec::new();
-            collect_refs(&file.root, &mut refs);
             let mut seen: HashMap<&str, bool> = HashMap::new();
-            for (span, target) in &refs {
+            for (span, target) in &file.refs {
                 let (file_part, fragment) = split_ref(target);
                 if !file_part.is_empty() && !self.links[i].contains_key(file_part) {
                     // Already reported while loading, or the file failed to parse.
@@ -307,11 +317,11 @@ fn load_file(path: &Path, name: String) -> Result<BundleFile, FileError> {
         message: e.message,
     })?;
     match source.parse() {
-        Ok(loaded) => Ok(BundleFile {
-            source: Arc::new(source),
-            root: loaded.root,
-            duplicates: loaded.duplicates,
-        }),
+        Ok(loaded) => Ok(BundleFile::new(
+            Arc::new(source),
+            loaded.root,
+            loaded.duplicates,
+        )),
         Err(e) => {
             let at = source.line_col(e.span.start as usize);
             Err(FileError {

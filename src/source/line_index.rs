@@ -23,14 +23,14 @@ impl LineIndex {
         let bytes = text.as_bytes();
         let mut line_starts = Vec::with_capacity(bytes.len() / 32 + 1);
         line_starts.push(0);
-        let mut i = 0;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\n' => line_starts.push(i as u32 + 1),
-                b'\r' if bytes.get(i + 1) != Some(&b'\n') => line_starts.push(i as u32 + 1),
-                _ => {}
+        if memchr::memchr(b'\r', bytes).is_none() {
+            line_starts.extend(memchr::memchr_iter(b'\n', bytes).map(|i| i as u32 + 1));
+        } else {
+            for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+                if bytes[i] == b'\n' || bytes.get(i + 1) != Some(&b'\n') {
+                    line_starts.push(i as u32 + 1);
+                }
             }
-            i += 1;
         }
         LineIndex {
             line_starts,
