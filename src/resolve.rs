@@ -143,7 +143,7 @@ impl Bundle {
                     file: id,
                     span: entry_span,
                 };
-                let (file_part, _) = split_ref(&target);
+                let (file_part, _) = split_ref(target);
                 if file_part.is_empty() || bundle.links[next].contains_key(file_part) {
                     continue;
                 }
