@@ -201,11 +201,7 @@ impl<'a> Builder<'a> {
         let node = self.deref(declared);
         let name = node.node.get("name").and_then(Node::scalar_text)?;
         let location = node.node.get("in").and_then(Node::as_str).unwrap_or("");
-        let schema = match self.child(node, "schema") {
-            Some(s) => Some(s),
-            None if self.version == SpecVersion::Swagger2 => Some(node),
-            None => self.first_content_schema(node),
-        };
+        let schema = self.schema_of(node);
         Some(Parameter {
             name,
             location,
@@ -215,6 +211,16 @@ impl<'a> Builder<'a> {
             node,
             declared: declared.location(),
         })
+    }
+
+    /// The schema of a parameter or header: `schema`, the first `content` entry's schema, or in
+    /// Swagger 2.0 the object itself (it carries `type`, `maxLength` and so on directly).
+    fn schema_of(&self, at: At<'a>) -> Option<At<'a>> {
+        match self.child(at, "schema") {
+            Some(s) => Some(s),
+            None if self.version == SpecVersion::Swagger2 => Some(at),
+            None => self.first_content_schema(at),
+        }
     }
 
     fn first_content_schema(&self, at: At<'a>) -> Option<At<'a>> {
@@ -354,15 +360,10 @@ impl<'a> Builder<'a> {
                     file: headers.file,
                     node: &e.value,
                 });
-                let schema = match self.child(node, "schema") {
-                    Some(s) => Some(s),
-                    None if self.version == SpecVersion::Swagger2 => Some(node),
-                    None => self.first_content_schema(node),
-                };
                 Header {
                     name: &e.key.text,
                     node,
-                    schema,
+                    schema: self.schema_of(node),
                 }
             })
             .collect()
