@@ -100,6 +100,7 @@ fn check(args: CheckArgs) -> u8 {
     }
     let opts = Options {
         root: args.root.clone(),
+        skip_teardown: true,
         ..Options::default()
     };
     let report = lint::run(&args.paths, &opts, || {

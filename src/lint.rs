@@ -21,6 +21,9 @@ pub struct Options {
     /// Where `$ref`s may lead; defaults to the working directory.
     pub root: Option<PathBuf>,
     pub settings: Settings,
+    /// Leave each document's tree allocated when done with it. Freeing millions of nodes is a
+    /// tenth of the run time on a large spec; a process about to exit need not pay it.
+    pub skip_teardown: bool,
 }
 
 /// What linting one root document gave.
@@ -134,7 +137,7 @@ pub fn run(
 
     let results: Vec<FileResult> = sources
         .into_par_iter()
-        .map(|(source, explicit)| lint_source(source, explicit, &resolve, &opts.settings))
+        .map(|(source, explicit)| lint_source(source, explicit, &resolve, opts))
         .collect();
 
     let mut report = Report::default();
@@ -166,7 +169,7 @@ fn lint_source(
     source: SourceFile,
     explicit: bool,
     resolve: &ResolveOptions,
-    settings: &Settings,
+    opts: &Options,
 ) -> FileResult {
     let mut result = FileResult::default();
     // Walked files were checked already; a named `.yaml`/`.json` file is parsed and judged by
@@ -225,7 +228,7 @@ fn lint_source(
     let cx = Context {
         api: &api,
         bundle: &bundle,
-        settings,
+        settings: &opts.settings,
     };
     let diagnostics = check_all(&cx);
     result.linted = true;
@@ -236,6 +239,10 @@ fn lint_source(
         .into_iter()
         .map(|d| resolve_finding(&bundle, d, &mut fingerprints))
         .collect();
+    drop(api);
+    if opts.skip_teardown {
+        std::mem::forget(bundle);
+    }
     result
 }
 
