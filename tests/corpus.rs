@@ -144,6 +144,7 @@ fn adyen_unkeyed_post_is_reported_once_the_read_only_exemption_is_off() {
                 read_only_words: Vec::new(),
                 ..Settings::default()
             },
+            ..Options::default()
         };
         let report = common::lint_with(&[file.to_str().unwrap()], &opts);
         let missing: Vec<_> = report
