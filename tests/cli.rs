@@ -231,3 +231,19 @@ fn version_and_help() {
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stdout).contains("--fail-on"));
 }
+
+#[test]
+fn directory_walks_honour_gitignore() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = std::fs::read_to_string(BAD).unwrap();
+    std::fs::create_dir_all(dir.path().join("api")).unwrap();
+    std::fs::create_dir_all(dir.path().join("generated")).unwrap();
+    std::fs::write(dir.path().join("api/openapi.yaml"), &spec).unwrap();
+    std::fs::write(dir.path().join("generated/openapi.yaml"), &spec).unwrap();
+    std::fs::write(dir.path().join(".gitignore"), "generated/\n").unwrap();
+    let (code, out) = stdout(idemlint().current_dir(dir.path()).args(["check", ".", "--format", "concise"]));
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("api/openapi.yaml:10:5"), "{out}");
+    assert!(!out.contains("generated/"), "{out}");
+    assert!(out.contains("in 1 file"), "{out}");
+}
