@@ -17,9 +17,19 @@ pub struct Evidence {
     pub at: Location,
 }
 
+/// Wording of a relative change. "Added to" alone is too common ("a snippet added to the page
+/// head"), so it must be added to something that holds a quantity or the current state.
 static RELATIVE_WORDING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(added to|relative to|increment(?:ed|s)? by|decrement(?:ed|s)? by|increase[sd]? by|decrease[sd]? by)\b",
+        r"(?ix)\b(
+            (added\ to|subtracted\ from|deducted\ from|relative\ to)
+              \ (the\ |its\ |their\ |a\ )?
+              (current|existing|previous|balance|total|count|quantity|amount|value|stock|inventory|counter|score|points)
+          | increment(?:ed|s)?\ by
+          | decrement(?:ed|s)?\ by
+          | increase[sd]?\ by
+          | decrease[sd]?\ by
+        )\b",
     )
     .expect("valid regex")
 });
@@ -176,8 +186,17 @@ mod tests {
     fn wording() {
         assert_eq!(
             relative_wording("The amount is added to the balance."),
-            Some("added to")
+            Some("added to the balance")
         );
+        assert_eq!(
+            relative_wording("Points added to the current balance."),
+            Some("added to the current")
+        );
+        assert_eq!(
+            relative_wording("Code added to the head element of the page."),
+            None
+        );
+        assert_eq!(relative_wording("Dates are relative to UTC."), None);
         assert_eq!(
             relative_wording("Incremented by one per call"),
             Some("Incremented by")

@@ -241,7 +241,11 @@ fn directory_walks_honour_gitignore() {
     std::fs::write(dir.path().join("api/openapi.yaml"), &spec).unwrap();
     std::fs::write(dir.path().join("generated/openapi.yaml"), &spec).unwrap();
     std::fs::write(dir.path().join(".gitignore"), "generated/\n").unwrap();
-    let (code, out) = stdout(idemlint().current_dir(dir.path()).args(["check", ".", "--format", "concise"]));
+    let (code, out) = stdout(
+        idemlint()
+            .current_dir(dir.path())
+            .args(["check", ".", "--format", "concise"]),
+    );
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("api/openapi.yaml:10:5"), "{out}");
     assert!(!out.contains("generated/"), "{out}");
