@@ -9,6 +9,7 @@ pub struct Settings {
     /// Top-level request-body property names that carry a key, compared exactly.
     pub key_fields: Vec<String>,
     /// Words that, found in a POST's last path segment or operationId, mark it read-only.
+    /// RULES.md's list plus `retrieve`, for batch reads such as Square's `bulk-retrieve`.
     pub read_only_words: Vec<String>,
 }
 
@@ -46,6 +47,7 @@ impl Default for Settings {
                 "estimate",
                 "calculate",
                 "preview",
+                "retrieve",
                 "token",
                 "login",
                 "graphql",
