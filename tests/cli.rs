@@ -251,3 +251,23 @@ fn directory_walks_honour_gitignore() {
     assert!(!out.contains("generated/"), "{out}");
     assert!(out.contains("in 1 file"), "{out}");
 }
+
+#[test]
+fn findings_on_a_very_long_line_show_a_window_of_it() {
+    // Minified JSON: one 70 kB line. The snippet shows the neighbourhood of the span only.
+    let dir = tempfile::tempdir().unwrap();
+    let long = format!(
+        "{{\"openapi\": \"3.0.0\", \"info\": {{\"title\": \"t\", \"version\": \"1\", \"description\": \"{}\"}}, \"paths\": {{\"/a\": {{\"post\": {{\"responses\": {{}}}}}}}}}}",
+        "x".repeat(70_000)
+    );
+    std::fs::write(dir.path().join("min.json"), long).unwrap();
+    let (code, out) = stdout(
+        idemlint()
+            .current_dir(dir.path())
+            .args(["check", "min.json"]),
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("╭─[min.json:1:70098]"), "{out}");
+    assert!(out.contains("\"post\": {\"responses\""), "{out}");
+    assert!(out.len() < 2_000, "{} bytes of output", out.len());
+}

@@ -28,6 +28,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         })
         .collect();
     let keyed: Vec<&str> = posts.iter().filter_map(|(_, c)| c.as_deref()).collect();
+    let usual = most_common(&keyed);
     for (op, carrier) in &posts {
         if carrier.is_some() {
             continue;
@@ -37,26 +38,24 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             op.display()
         );
         let others = posts.len() - 1;
-        if !keyed.is_empty() {
+        if let Some(usual) = usual {
             message.push_str(&format!(
-                " ({} of {others} other POST operation{} declare{} one, e.g. {})",
+                " ({} of {others} other POST operation{} declare{} one, e.g. {usual})",
                 keyed.len(),
                 if others == 1 { "" } else { "s" },
                 if keyed.len() == 1 { "s" } else { "" },
-                most_common(&keyed)
             ));
         }
-        let help = if keyed.is_empty() {
+        let help = if let Some(usual) = usual {
+            format!(
+                "declare the {usual} the other operations use; if duplicates are harmless here, \
+                 say so with `x-idempotency: false`"
+            )
+        } else {
             "add a required `Idempotency-Key` header parameter (a client-generated UUID) and \
              document how long keys are kept; if duplicates are harmless here, say so with \
              `x-idempotency: false`"
                 .to_string()
-        } else {
-            format!(
-                "declare the {} the other operations use; if duplicates are harmless here, say \
-                 so with `x-idempotency: false`",
-                most_common(&keyed)
-            )
         };
         out.push(
             cx.diagnostic(&RULE, op.key, message)
@@ -67,15 +66,13 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
 }
 
 /// The carrier most operations use (the first met on a tie), so the advice matches the API.
-fn most_common<'s>(carriers: &[&'s str]) -> &'s str {
-    let mut best = carriers[0];
-    let mut best_count = 0;
-    for c in carriers {
-        let count = carriers.iter().filter(|d| *d == c).count();
-        if count > best_count {
-            best = c;
-            best_count = count;
-        }
+fn most_common<'s>(carriers: &[&'s str]) -> Option<&'s str> {
+    let mut counts: std::collections::HashMap<&str, (usize, usize)> = Default::default();
+    for (i, c) in carriers.iter().enumerate() {
+        counts.entry(c).or_insert((0, i)).0 += 1;
     }
-    best
+    counts
+        .into_iter()
+        .max_by_key(|(_, (n, first))| (*n, std::cmp::Reverse(*first)))
+        .map(|(c, _)| c)
 }
