@@ -334,25 +334,69 @@ fn load_file(path: &Path, name: String) -> Result<BundleFile, FileError> {
     }
 }
 
-/// Every string `$ref` in a tree, with the span of its entry (key through value). Values of
-/// `example` are data, not OpenAPI, and are skipped.
+/// Keys whose values are instance data (examples, defaults, enumerations): a `$ref` inside them
+/// is data, not a reference.
+const DATA_KEYS: [&str; 4] = ["example", "default", "enum", "const"];
+
+/// Maps whose keys are names the author chose (a property called `example`, a `default`
+/// response), never keywords.
+const NAME_MAPS: [&str; 17] = [
+    "properties",
+    "patternProperties",
+    "definitions",
+    "schemas",
+    "responses",
+    "parameters",
+    "examples",
+    "requestBodies",
+    "headers",
+    "securitySchemes",
+    "links",
+    "callbacks",
+    "pathItems",
+    "paths",
+    "webhooks",
+    "content",
+    "$defs",
+];
+
+/// Every string `$ref` in a tree, with the span of its entry (key through value). Instance data
+/// (`example`, `default`, `enum`, `const`, an Example Object's `value`, a 3.1 schema's
+/// `examples` list) is not searched.
 pub fn collect_refs(node: &Node, out: &mut Vec<(Span, String)>) {
+    walk_refs(node, None, None, out);
+}
+
+/// `via` is the key this node was reached through, `via_parent` the one before it.
+fn walk_refs(
+    node: &Node,
+    via: Option<&str>,
+    via_parent: Option<&str>,
+    out: &mut Vec<(Span, String)>,
+) {
     match &node.value {
         Value::Map(entries) => {
+            let names = via.is_some_and(|k| NAME_MAPS.contains(&k));
             for e in entries {
-                if &*e.key.text == "$ref"
-                    && let Some(s) = e.value.as_str()
-                {
-                    out.push((e.key.span.cover(e.value.span), s.to_string()));
-                    continue;
+                let key = &*e.key.text;
+                if !names {
+                    if key == "$ref"
+                        && let Some(s) = e.value.as_str()
+                    {
+                        out.push((e.key.span.cover(e.value.span), s.to_string()));
+                        continue;
+                    }
+                    let data = DATA_KEYS.contains(&key)
+                        || (key == "value" && via_parent == Some("examples"))
+                        || (key == "examples" && e.value.as_seq().is_some());
+                    if data {
+                        continue;
+                    }
                 }
-                if &*e.key.text == "example" {
-                    continue;
-                }
-                collect_refs(&e.value, out);
+                walk_refs(&e.value, Some(key), via, out);
             }
         }
-        Value::Seq(items) => items.iter().for_each(|n| collect_refs(n, out)),
+        Value::Seq(items) => items.iter().for_each(|n| walk_refs(n, None, None, out)),
         Value::Scalar(_) => {}
     }
 }
