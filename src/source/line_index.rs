@@ -8,8 +8,12 @@
 #[derive(Debug, Clone)]
 pub struct LineIndex {
     line_starts: Vec<u32>,
-    ascii: bool,
+    /// For non-ASCII text, code points before each multiple of [`CHUNK`] bytes (rounded up to a
+    /// character boundary), so a column on a megabyte-long line costs at most one chunk's scan.
+    chars_before: Option<Vec<u32>>,
 }
+
+const CHUNK: usize = 256;
 
 /// A 1-based line and column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -32,9 +36,34 @@ impl LineIndex {
                 }
             }
         }
+        let chars_before = (!text.is_ascii()).then(|| {
+            let mut counts = Vec::with_capacity(bytes.len() / CHUNK + 1);
+            let mut count = 0u32;
+            let mut at = 0;
+            for k in 0..=bytes.len() / CHUNK {
+                let target = ceil_boundary(text, k * CHUNK);
+                count += text[at..target].chars().count() as u32;
+                at = target;
+                counts.push(count);
+            }
+            counts
+        });
         LineIndex {
             line_starts,
-            ascii: text.is_ascii(),
+            chars_before,
+        }
+    }
+
+    /// Code points in `text[..offset]`; `offset` is a character boundary.
+    fn chars_to(&self, text: &str, offset: usize) -> usize {
+        match &self.chars_before {
+            None => offset,
+            Some(counts) => {
+                let k = offset / CHUNK;
+                // `offset` is a boundary at or past `k * CHUNK`, so at or past `base`.
+                let base = ceil_boundary(text, k * CHUNK);
+                counts[k] as usize + text[base..offset].chars().count()
+            }
         }
     }
 
@@ -61,20 +90,25 @@ impl LineIndex {
         let offset = offset.min(text.len());
         let line = self.line_of(offset);
         let start = self.line_start(line);
-        let column = if self.ascii {
-            offset - start
-        } else {
-            let mut end = offset;
-            while !text.is_char_boundary(end) {
-                end -= 1;
-            }
-            text[start..end].chars().count()
-        };
+        let mut end = offset;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let column = self.chars_to(text, end) - self.chars_to(text, start);
         LineCol {
             line: line as u32 + 1,
             column: column as u32 + 1,
         }
     }
+}
+
+/// The first character boundary at or after `offset`.
+fn ceil_boundary(text: &str, offset: usize) -> usize {
+    let mut at = offset.min(text.len());
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
 }
 
 #[cfg(test)]
@@ -105,6 +139,18 @@ mod tests {
         );
         let one = text.rfind('1').unwrap();
         assert_eq!(idx.line_col(text, one), LineCol { line: 2, column: 9 });
+    }
+
+    #[test]
+    fn columns_on_long_mixed_lines_match_a_plain_count() {
+        let text: String = (0..2000)
+            .map(|i| if i % 7 == 0 { "é✓𝄞" } else { "ab" })
+            .collect();
+        let idx = LineIndex::new(&text);
+        for (offset, _) in text.char_indices().step_by(37) {
+            let want = text[..offset].chars().count() as u32 + 1;
+            assert_eq!(idx.line_col(&text, offset).column, want, "at {offset}");
+        }
     }
 
     #[test]

@@ -136,6 +136,15 @@ impl Node {
         self.as_seq().unwrap_or(&[])
     }
 
+    /// Levels of collections in this subtree (a scalar is 0).
+    pub fn depth(&self) -> usize {
+        match &self.value {
+            Value::Map(entries) => 1 + entries.iter().map(|e| e.value.depth()).max().unwrap_or(0),
+            Value::Seq(items) => 1 + items.iter().map(Node::depth).max().unwrap_or(0),
+            Value::Scalar(_) => 0,
+        }
+    }
+
     /// Number of nodes in this subtree, keys not counted.
     pub fn count(&self) -> usize {
         match &self.value {

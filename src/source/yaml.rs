@@ -25,6 +25,7 @@ pub fn parse(text: &str) -> Result<Loaded, LoadError> {
         duplicates: Vec::new(),
         root: None,
         documents: 0,
+        second_document: None,
     };
     let mut parser = Parser::new_from_str(text);
     while let Some(event) = parser.next_event() {
@@ -116,11 +117,13 @@ struct Builder<'t> {
     text: &'t str,
     offsets: &'t CharOffsets,
     stack: Vec<Frame>,
-    anchors: HashMap<usize, (Node, usize)>,
+    /// Anchored nodes with their node count and depth, for the alias budgets.
+    anchors: HashMap<usize, (Node, usize, usize)>,
     alias_budget: usize,
     duplicates: Vec<DuplicateKey>,
     root: Option<Node>,
     documents: usize,
+    second_document: Option<Span>,
 }
 
 impl Builder<'_> {
@@ -138,12 +141,8 @@ impl Builder<'_> {
             Event::StreamEnd => return Ok(true),
             Event::DocumentStart(_) => {
                 self.documents += 1;
-                if self.documents > 1 {
-                    return Err(LoadError::new(
-                        span,
-                        "a second YAML document starts here; an OpenAPI file holds one document"
-                            .to_string(),
-                    ));
+                if self.documents == 2 {
+                    self.second_document = Some(span);
                 }
             }
             Event::Scalar(value, style, anchor, tag) => {
@@ -156,16 +155,38 @@ impl Builder<'_> {
                     _ => ScalarKind::Str,
                 };
                 let merge_key = style == ScalarStyle::Plain && &*value == "<<";
+                // The event starts at an anchor or tag; the node starts at its text.
+                let span = if anchor != 0 || tag.is_some() {
+                    Span::new(
+                        self.skip_properties(span).min(span.end as usize),
+                        span.end as usize,
+                    )
+                } else {
+                    span
+                };
                 let node = Node::scalar(span, &*value, kind);
                 self.finish(node, anchor, merge_key)?;
             }
             Event::Alias(id) => {
-                let Some((node, count)) = self.anchors.get(&id) else {
+                let Some((node, count, depth)) = self.anchors.get(&id) else {
+                    let open = self.stack.iter().any(|f| match f {
+                        Frame::Map { anchor, .. } | Frame::Seq { anchor, .. } => *anchor == id,
+                    });
+                    let message = if open {
+                        "recursive alias: the anchored node contains itself"
+                    } else {
+                        "alias to an unknown anchor"
+                    };
+                    return Err(LoadError::new(span, message.to_string()));
+                };
+                if self.stack.len() + depth > MAX_DEPTH {
                     return Err(LoadError::new(
                         span,
-                        "alias to an unknown anchor".to_string(),
+                        format!(
+                            "nesting deeper than {MAX_DEPTH} levels once this alias is expanded"
+                        ),
                     ));
-                };
+                }
                 if *count > self.alias_budget {
                     return Err(LoadError::new(
                         span,
@@ -175,7 +196,7 @@ impl Builder<'_> {
                         ),
                     ));
                 }
-                self.alias_budget -= count;
+                self.alias_budget -= *count;
                 let node = node.clone();
                 self.finish(node, 0, false)?;
             }
@@ -215,9 +236,13 @@ impl Builder<'_> {
                 find_duplicates(&entries, &mut self.duplicates);
                 let end = closing_end(flow, span, entries.last().map(|e| e.value.span.end));
                 // Explicit keys win over merged ones; among merges the first source wins.
-                for m in merged {
-                    if !entries.iter().any(|e| e.key.text == m.key.text) {
-                        entries.push(m);
+                if !merged.is_empty() {
+                    let mut present: std::collections::HashSet<Box<str>> =
+                        entries.iter().map(|e| e.key.text.clone()).collect();
+                    for m in merged {
+                        if present.insert(m.key.text.clone()) {
+                            entries.push(m);
+                        }
                     }
                 }
                 let node = Node {
@@ -284,9 +309,19 @@ impl Builder<'_> {
     fn finish(&mut self, node: Node, anchor: usize, merge_key: bool) -> Result<(), LoadError> {
         if anchor != 0 {
             let count = node.count();
-            self.anchors.insert(anchor, (node.clone(), count));
+            let depth = node.depth();
+            self.anchors.insert(anchor, (node.clone(), count, depth));
         }
         match self.stack.last_mut() {
+            // A trailing `---` with nothing after it is an empty second document: harmless.
+            None if self.root.is_some() && node.is_null() => {}
+            None if self.root.is_some() => {
+                return Err(LoadError::new(
+                    self.second_document.unwrap_or(node.span),
+                    "a second YAML document starts here; an OpenAPI file holds one document"
+                        .to_string(),
+                ));
+            }
             None => self.root = Some(node),
             Some(Frame::Seq { items, .. }) => items.push(node),
             Some(Frame::Map {
@@ -523,6 +558,51 @@ mod tests {
         let err = parse("a: 1\n---\nb: 2\n").unwrap_err();
         assert!(err.message.contains("second YAML document"));
         assert_eq!(err.span.start, 5);
+    }
+
+    #[test]
+    fn a_trailing_empty_document_is_fine() {
+        let doc = load("a: 1\n---\n");
+        assert_eq!(doc.root.get("a").unwrap().scalar_text(), Some("1"));
+    }
+
+    #[test]
+    fn tagged_and_anchored_keys_start_at_their_text() {
+        let text = "a:\n  !!str 409: x\n  &k b: y\n";
+        let doc = load(text);
+        let a = doc.root.get("a").unwrap();
+        assert_eq!(slice(text, a.get_entry("409").unwrap().key.span), "409");
+        assert_eq!(slice(text, a.get_entry("b").unwrap().key.span), "b");
+    }
+
+    #[test]
+    fn recursive_aliases_are_named_as_such() {
+        let err = parse("a: &a [1, *a]\n").unwrap_err();
+        assert!(err.message.contains("recursive alias"), "{}", err.message);
+    }
+
+    #[test]
+    fn aliases_cannot_nest_past_the_depth_limit() {
+        let mut text = String::from("a0: &a0 [1]\n");
+        for i in 1..40 {
+            let inner = format!("*a{}", i - 1);
+            let open = "[".repeat(10);
+            let close = "]".repeat(10);
+            text.push_str(&format!("a{i}: &a{i} {open}{inner}{close}\n"));
+        }
+        let err = parse(&text).unwrap_err();
+        assert!(err.message.contains("nesting deeper"), "{}", err.message);
+    }
+
+    #[test]
+    fn merges_of_large_maps_stay_linear() {
+        let keys: Vec<String> = (0..20_000).map(|i| format!("k{i}: {i}")).collect();
+        let mut text = format!("base: &b {{{}}}\n", keys.join(", "));
+        for i in 0..40 {
+            text.push_str(&format!("m{i}:\n  <<: *b\n  k1: over\n"));
+        }
+        let doc = load(&text);
+        assert_eq!(doc.root.get("m39").unwrap().entries().len(), 20_000);
     }
 
     #[test]
