@@ -45,7 +45,7 @@ pub fn relative_property_name(name: &str) -> bool {
         || lower.starts_with("adjust")
         || lower.starts_with("add_")
         || lower.ends_with("_change")
-        || camel_prefix(name, "add")
+        || (camel_prefix(name, "add") && !name.starts_with("addOn"))
         || (name.len() > "Change".len() && name.ends_with("Change"))
 }
 
@@ -56,21 +56,26 @@ fn camel_prefix(name: &str, verb: &str) -> bool {
         .is_some_and(|c| c.is_ascii_uppercase())
 }
 
-/// Verbs that, as the value of an `action`/`op`/`type` field, mean "change by". A bare `add` is
-/// left out: that is JSON Patch, where `add` on an object member sets a value.
+/// Verbs that, as the value of an `action`/`op`/`operation` field, mean "change by". A bare
+/// `add` is left out: that is JSON Patch, where `add` on an object member sets a value.
 pub fn relative_verb(value: &str) -> bool {
     let lower = value.to_ascii_lowercase();
+    relative_kind(value) || lower.starts_with("append") || lower.starts_with("push")
+}
+
+/// Values that, even as a `type` (a ledger entry's kind), mean "change by". `push` and `append`
+/// are not among them: as a type they are more often a channel (`push` notifications).
+pub fn relative_kind(value: &str) -> bool {
+    let lower = value.to_ascii_lowercase();
     lower.starts_with("add_")
-        || camel_prefix(value, "add")
+        || (camel_prefix(value, "add") && !value.starts_with("addOn"))
         || lower.starts_with("increment")
         || lower.starts_with("decrement")
         || lower.starts_with("adjust")
-        || lower.starts_with("append")
-        || lower.starts_with("push")
         || matches!(lower.as_str(), "credit" | "debit")
 }
 
-const VERB_FIELDS: [&str; 4] = ["action", "op", "operation", "type"];
+const VERB_FIELDS: [&str; 3] = ["action", "op", "operation"];
 
 /// The first sign, among a body's top-level properties, that it describes a relative change.
 pub fn relative_change(properties: &[Property<'_>]) -> Option<Evidence> {
@@ -81,7 +86,13 @@ pub fn relative_change(properties: &[Property<'_>]) -> Option<Evidence> {
                 at: p.key,
             });
         }
-        if VERB_FIELDS.iter().any(|f| p.name.eq_ignore_ascii_case(f)) {
+        let verb_field = VERB_FIELDS.iter().any(|f| p.name.eq_ignore_ascii_case(f));
+        if verb_field || p.name.eq_ignore_ascii_case("type") {
+            let relative = if verb_field {
+                relative_verb
+            } else {
+                relative_kind
+            };
             let values = p
                 .schema
                 .node
@@ -91,7 +102,7 @@ pub fn relative_change(properties: &[Property<'_>]) -> Option<Evidence> {
                 .iter()
                 .chain(p.schema.node.get("const"));
             for v in values {
-                if let Some(text) = v.as_str().filter(|t| relative_verb(t)) {
+                if let Some(text) = v.as_str().filter(|t| relative(t)) {
                     return Some(Evidence {
                         what: format!("enum value `{text}` of `{}`", p.name),
                         at: Location {

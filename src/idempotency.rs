@@ -11,9 +11,9 @@ use crate::source::Node;
 pub enum KeyCarrier<'a> {
     Header(&'a Parameter<'a>),
     BodyField(Property<'a>),
-    /// `x-idempotency: { key: ... }`.
+    /// `x-idempotency: { key: ... }`: a key idemlint does not know by name.
     Extension {
-        key: Option<&'a str>,
+        key: &'a str,
         at: At<'a>,
     },
 }
@@ -24,8 +24,7 @@ impl KeyCarrier<'_> {
         match self {
             KeyCarrier::Header(p) => format!("header `{}`", p.name),
             KeyCarrier::BodyField(p) => format!("body field `{}`", p.name),
-            KeyCarrier::Extension { key: Some(k), .. } => format!("`x-idempotency` key `{k}`"),
-            KeyCarrier::Extension { key: None, .. } => "`x-idempotency`".to_string(),
+            KeyCarrier::Extension { key, .. } => format!("`x-idempotency` key `{key}`"),
         }
     }
 }
@@ -71,11 +70,11 @@ pub fn key_carriers<'a>(
             .filter(|p| settings.key_fields.iter().any(|f| f == p.name))
             .map(KeyCarrier::BodyField),
     );
-    if let Some(Declared::Policy(at)) = declared(bundle, op) {
-        out.push(KeyCarrier::Extension {
-            key: at.node.get("key").and_then(Node::scalar_text),
-            at,
-        });
+    // A policy without `key` (`{ ttl: 24h }`) documents behaviour but names no key.
+    if let Some(Declared::Policy(at)) = declared(bundle, op)
+        && let Some(key) = at.node.get("key").and_then(Node::scalar_text)
+    {
+        out.push(KeyCarrier::Extension { key, at });
     }
     out
 }

@@ -11,7 +11,7 @@ use crate::config::Settings;
 use crate::diagnostic::Diagnostic;
 use crate::discover::{Input, discover};
 use crate::model;
-use crate::report::{Finding, Report, ResolvedLabel};
+use crate::report::{Finding, Report, ResolvedLabel, printable};
 use crate::resolve::{Bundle, FileError, Location, ResolveOptions, normalize, pointer_to};
 use crate::rules::{Context, check_all};
 use crate::source::SourceFile;
@@ -260,7 +260,8 @@ fn resolve_finding(bundle: &Bundle, d: Diagnostic, fingerprints: &mut HashSet<St
     Finding {
         rule: d.rule,
         severity: d.severity,
-        message: d.message,
+        // Messages quote the document: a newline in a key must not break one-line formats.
+        message: printable(&d.message).into_owned(),
         file: file.source.name.clone(),
         line: start.line,
         column: start.column,

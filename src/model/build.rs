@@ -58,6 +58,7 @@ pub fn build(bundle: &Bundle) -> Result<Api<'_>, NotOpenApi> {
         version,
         root,
         operations: Vec::new(),
+        callback_items: Default::default(),
     };
     if let Some(paths) = root.get("paths") {
         for e in paths.node.entries() {
@@ -95,6 +96,9 @@ struct Builder<'a> {
     version: SpecVersion,
     root: At<'a>,
     operations: Vec<Operation<'a>>,
+    /// Callback path items already read: a callback that refers back to a path item it is
+    /// reached from is read once, not once per level.
+    callback_items: std::collections::HashSet<Location>,
 }
 
 impl<'a> Builder<'a> {
@@ -126,10 +130,7 @@ impl<'a> Builder<'a> {
             };
             let mut parameters = shared.clone();
             for p in self.parameters(op.get("parameters")) {
-                match parameters
-                    .iter_mut()
-                    .find(|q| q.name == p.name && q.location == p.location)
-                {
+                match parameters.iter_mut().find(|q| q.same_as(&p)) {
                     Some(q) => *q = p,
                     None => parameters.push(p),
                 }
@@ -166,10 +167,16 @@ impl<'a> Builder<'a> {
                 node: &cb.value,
             });
             for expr in cb_node.node.entries() {
-                let item = At {
+                if expr.key.text.starts_with("x-") {
+                    continue;
+                }
+                let item = self.deref(At {
                     file: cb_node.file,
                     node: &expr.value,
-                };
+                });
+                if !self.callback_items.insert(item.location()) {
+                    continue;
+                }
                 let site = Site::Callback {
                     name: cb.key.text.to_string(),
                     parent: parent.to_string(),

@@ -122,6 +122,22 @@ impl<'a> Operation<'a> {
         }
     }
 
+    /// Whether `loc` lies in this operation's own text. An operation shared through a YAML
+    /// anchor or a `$ref` lives elsewhere, and so would all its findings: those then go to the
+    /// method key, which is this operation's own.
+    pub fn owns(&self, loc: Location) -> bool {
+        let own = self.node.location();
+        own.file == self.key.file
+            && own.file == loc.file
+            && own.span.start >= self.key.span.end
+            && own.span.contains(loc.span)
+    }
+
+    /// `loc` if this operation owns it, else the method key.
+    pub fn anchor(&self, loc: Location) -> Location {
+        if self.owns(loc) { loc } else { self.key }
+    }
+
     pub fn extension(&self, name: &str) -> Option<At<'a>> {
         self.node.get(name)
     }
@@ -153,6 +169,19 @@ pub struct Parameter<'a> {
     pub declared: Location,
 }
 
+impl Parameter<'_> {
+    /// Whether two declarations name the same parameter: same location, same name (header names
+    /// compared without case, as HTTP does).
+    pub fn same_as(&self, other: &Parameter<'_>) -> bool {
+        self.location == other.location
+            && if self.location == "header" {
+                self.name.eq_ignore_ascii_case(other.name)
+            } else {
+                self.name == other.name
+            }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct RequestBody<'a> {
     /// The resolved request body (3.x), or the `in: body` parameter (2.0); `None` for a 2.0
@@ -161,6 +190,16 @@ pub struct RequestBody<'a> {
     pub content: Vec<MediaType<'a>>,
     /// Swagger 2.0 `in: formData` parameters, which are body fields.
     pub form_fields: Vec<Parameter<'a>>,
+}
+
+/// `application/merge-patch+json; charset=utf-8` → `application/merge-patch+json`, lower case.
+pub fn media_essence(media_type: &str) -> String {
+    media_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
 }
 
 #[derive(Debug, Clone)]

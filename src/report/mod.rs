@@ -86,6 +86,25 @@ pub fn render(report: &Report, format: Format, opts: &RenderOptions) -> String {
     }
 }
 
+/// Text from the document made safe for one-line output: control characters (a newline in a
+/// YAML key) are escaped.
+pub fn printable(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.chars().any(char::is_control) {
+        s.chars()
+            .map(|c| {
+                if c.is_control() {
+                    c.escape_default().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect::<String>()
+            .into()
+    } else {
+        s.into()
+    }
+}
+
 /// `3 errors, 1 warning` style counts.
 pub fn plural(n: usize, word: &str) -> String {
     if n == 1 {

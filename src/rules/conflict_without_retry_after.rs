@@ -25,7 +25,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let mut d = cx
             .diagnostic(
                 &RULE,
-                conflict.key,
+                op.anchor(conflict.key),
                 format!(
                     "409 response of {} has no Retry-After header: clients cannot tell when to \
                      retry the in-progress request",

@@ -18,23 +18,29 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let Some(carrier) = carriers.first() else {
             continue;
         };
-        if op.response("409").is_some() {
+        // `x-idempotency: { concurrency: 425 }` documents another status; it must be declared.
+        let policy_status = match declared(cx.bundle, op) {
+            Some(Declared::Policy(policy)) => {
+                policy.node.get("concurrency").and_then(Node::scalar_text)
+            }
+            _ => None,
+        };
+        let status = policy_status.unwrap_or("409");
+        if op.response(status).is_some() {
             continue;
         }
-        // `x-idempotency: { concurrency: 425 }` documents another status; it must be declared.
-        if let Some(Declared::Policy(policy)) = declared(cx.bundle, op) {
-            let status = policy.node.get("concurrency").and_then(Node::scalar_text);
-            if status.is_some_and(|s| op.response(s).is_some()) {
-                continue;
-            }
-        }
+        let what = if status == "409" {
+            "no 409 response".to_string()
+        } else {
+            format!("no {status} response (the status its `x-idempotency` gives for concurrency)")
+        };
         out.push(
             cx.diagnostic(
                 &RULE,
-                op.responses_key.unwrap_or(op.key),
+                op.responses_key.map_or(op.key, |k| op.anchor(k)),
                 format!(
-                    "{} takes an idempotency key ({}) but declares no 409 response for a \
-                     concurrent request with the same key",
+                    "{} takes an idempotency key ({}) but declares {what} for a concurrent \
+                     request with the same key",
                     op.display(),
                     carrier.describe()
                 ),

@@ -3,7 +3,7 @@
 use super::{Context, Rule};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::idempotency::{Declared, declared, has_if_match, key_carriers};
-use crate::model::Method;
+use crate::model::{Method, media_essence};
 
 pub const RULE: Rule = Rule {
     id: "unprotected-patch",
@@ -30,10 +30,9 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
         let merge_patch_only = op.request_body.as_ref().is_some_and(|b| {
             !b.content.is_empty()
-                && b.content.iter().all(|m| {
-                    m.media_type
-                        .eq_ignore_ascii_case("application/merge-patch+json")
-                })
+                && b.content
+                    .iter()
+                    .all(|m| media_essence(m.media_type) == "application/merge-patch+json")
         });
         let diagnostic = if merge_patch_only {
             cx.diagnostic(
