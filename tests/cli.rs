@@ -271,3 +271,26 @@ fn findings_on_a_very_long_line_show_a_window_of_it() {
     assert!(out.contains("\"post\": {\"responses\""), "{out}");
     assert!(out.len() < 2_000, "{} bytes of output", out.len());
 }
+
+#[test]
+fn concise_output_stays_one_line_a_finding() {
+    // A YAML key may hold a newline; the message quotes it escaped.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("nl.yaml"),
+        "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  ? |\n    /multi\n    line\n  : post: {responses: {}}\n",
+    )
+    .unwrap();
+    let (_, out) = stdout(
+        idemlint()
+            .current_dir(dir.path())
+            .args(["check", "nl.yaml", "--format", "concise"]),
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0]
+            .starts_with("nl.yaml:7:5: error[missing-idempotency-key] POST /multi\\nline\\n has"),
+        "{out}"
+    );
+}
