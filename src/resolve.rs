@@ -130,88 +130,31 @@ impl Bundle {
             ref_problems: Vec::new(),
             errors: Vec::new(),
         };
-        let mut failed: HashMap<PathBuf, ()> = HashMap::new();
-        let mut by_path: HashMap<PathBuf, FileId> = HashMap::new();
-        by_path.insert(bundle.files[0].source.path.clone(), Bundle::ROOT);
+        let mut state = LoadState {
+            opts,
+            by_path: HashMap::from([(bundle.files[0].source.path.clone(), Bundle::ROOT)]),
+            failed: HashMap::new(),
+        };
         let mut next = 0;
         while next < bundle.files.len() {
             let id = FileId(next as u32);
             let refs = std::mem::take(&mut bundle.files[next].refs);
-            for (entry_span, target) in &refs {
-                let (entry_span, target) = (*entry_span, target.as_str());
-                let at = Location {
-                    file: id,
-                    span: entry_span,
-                };
+            for (span, target) in &refs {
                 let (file_part, _) = split_ref(target);
                 if file_part.is_empty() || bundle.links[next].contains_key(file_part) {
                     continue;
                 }
-                if is_remote(file_part) {
-                    bundle.ref_problems.push(RefProblem {
-                        at,
-                        message: format!(
-                            "remote $ref `{target}` is not fetched: idemlint never uses the network"
-                        ),
-                    });
-                    continue;
-                }
-                let from = &bundle.files[next].source;
-                let Some(path) = target_path(&from.path, file_part) else {
-                    bundle.ref_problems.push(RefProblem {
-                        at,
-                        message: format!("$ref `{target}` is not a usable file reference"),
-                    });
-                    continue;
-                };
-                let path = std::fs::canonicalize(&path).unwrap_or(path);
-                if !opts.allowed_roots.is_empty()
-                    && !opts.allowed_roots.iter().any(|r| path.starts_with(r))
-                {
-                    bundle.ref_problems.push(RefProblem {
-                        at,
-                        message: format!(
-                            "$ref `{target}` leaves the project root and was not read (pass --root to allow a wider root)"
-                        ),
-                    });
-                    continue;
-                }
-                if let Some(&target_id) = by_path.get(&path) {
-                    bundle.links[next].insert(file_part.to_string(), target_id);
-                    continue;
-                }
-                if failed.contains_key(&path) {
-                    continue;
-                }
-                if !path.is_file() {
-                    bundle.ref_problems.push(RefProblem {
-                        at,
-                        message: format!("$ref target file `{file_part}` not found"),
-                    });
-                    continue;
-                }
-                if bundle.files.len() >= MAX_FILES {
-                    bundle.ref_problems.push(RefProblem {
-                        at,
-                        message: format!(
-                            "$ref `{target}` not followed: more than {MAX_FILES} files referenced"
-                        ),
-                    });
-                    continue;
-                }
-                let name = display_name(&from.name, file_part);
-                match load_file(&path, name.clone()) {
-                    Ok(file) => {
-                        let target_id = FileId(bundle.files.len() as u32);
-                        by_path.insert(path, target_id);
-                        bundle.files.push(file);
-                        bundle.links.push(HashMap::new());
+                match bundle.open(next, target, &mut state) {
+                    Ok(target_id) => {
                         bundle.links[next].insert(file_part.to_string(), target_id);
                     }
-                    Err(e) => {
-                        failed.insert(path, ());
-                        bundle.errors.push(e);
-                    }
+                    Err(message) => bundle.ref_problems.push(RefProblem {
+                        at: Location {
+                            file: id,
+                            span: *span,
+                        },
+                        message,
+                    }),
                 }
             }
             bundle.files[next].refs = refs;
@@ -221,32 +164,101 @@ impl Bundle {
         bundle
     }
 
+    /// The file `target`'s file part names, loaded if new; or why it cannot be.
+    fn open(
+        &mut self,
+        from: usize,
+        target: &str,
+        state: &mut LoadState<'_>,
+    ) -> Result<FileId, String> {
+        let (file_part, _) = split_ref(target);
+        if is_remote(file_part) {
+            return Err(format!(
+                "remote $ref `{target}` is not fetched: idemlint never uses the network"
+            ));
+        }
+        let from = &self.files[from].source;
+        let path = target_path(&from.path, file_part)
+            .ok_or_else(|| format!("$ref `{target}` is not a usable file reference"))?;
+        let path = std::fs::canonicalize(&path).unwrap_or(path);
+        let roots = &state.opts.allowed_roots;
+        if !roots.is_empty() && !roots.iter().any(|r| path.starts_with(r)) {
+            return Err(format!(
+                "$ref `{target}` leaves the project root and was not read (pass --root to allow a wider root)"
+            ));
+        }
+        if let Some(&id) = state.by_path.get(&path) {
+            return Ok(id);
+        }
+        if let Some(message) = state.failed.get(&path) {
+            return Err(message.clone());
+        }
+        if path.is_dir() {
+            return Err(format!(
+                "$ref target `{file_part}` is a directory, not a file"
+            ));
+        }
+        if !path.is_file() {
+            return Err(format!("$ref target file `{file_part}` not found"));
+        }
+        if self.files.len() >= MAX_FILES {
+            return Err(format!(
+                "$ref `{target}` not followed: more than {MAX_FILES} files referenced"
+            ));
+        }
+        let name = display_name(&from.name, file_part);
+        match load_file(&path, name) {
+            Ok(file) => {
+                let id = FileId(self.files.len() as u32);
+                state.by_path.insert(path, id);
+                self.files.push(file);
+                self.links.push(HashMap::new());
+                Ok(id)
+            }
+            Err(e) => {
+                let message = format!(
+                    "$ref target file `{file_part}` could not be read: {} (line {}, column {})",
+                    e.message, e.line, e.column
+                );
+                state.failed.insert(path, message.clone());
+                self.errors.push(e);
+                Err(message)
+            }
+        }
+    }
+
     /// Every `$ref` must land on a node and not loop back on itself.
     fn check_targets(&mut self) {
         let mut problems = Vec::new();
         for (i, file) in self.files.iter().enumerate() {
             let id = FileId(i as u32);
-            let mut seen: HashMap<&str, bool> = HashMap::new();
+            let mut seen: HashMap<&str, Option<RefError>> = HashMap::new();
             for (span, target) in &file.refs {
                 let (file_part, fragment) = split_ref(target);
                 if !file_part.is_empty() && !self.links[i].contains_key(file_part) {
                     // Already reported while loading, or the file failed to parse.
                     continue;
                 }
-                let ok = *seen
-                    .entry(target.as_str())
-                    .or_insert_with(|| self.follow(id, target).is_ok());
-                if ok {
-                    continue;
-                }
-                let message = match self.follow(id, target) {
-                    Err(RefError::Cycle) => {
+                // One hop: a broken link further down a chain is reported at its own `$ref`.
+                let verdict =
+                    *seen
+                        .entry(target.as_str())
+                        .or_insert_with(|| match self.target(id, target) {
+                            Err(e) => Some(e),
+                            Ok(_) => self
+                                .follow(id, target)
+                                .err()
+                                .filter(|e| *e == RefError::Cycle),
+                        });
+                let message = match verdict {
+                    None => continue,
+                    Some(RefError::Cycle) => {
                         format!("$ref `{target}` is part of a reference cycle with no content")
                     }
-                    Err(RefError::BadPointer) => {
+                    Some(RefError::BadPointer) => {
                         format!("$ref `{target}` has a malformed JSON pointer `#{fragment}`")
                     }
-                    _ => format!("$ref target `{target}` does not exist"),
+                    Some(RefError::Missing) => format!("$ref target `{target}` does not exist"),
                 };
                 problems.push(RefProblem {
                     at: Location {
@@ -281,28 +293,42 @@ impl Bundle {
         }
     }
 
+    /// The node `target` (as written in `from`) names, without following it further.
+    fn target<'a>(&'a self, from: FileId, target: &str) -> Result<At<'a>, RefError> {
+        let (file_part, fragment) = split_ref(target);
+        let file = if file_part.is_empty() {
+            from
+        } else {
+            *self.links[from.0 as usize]
+                .get(file_part)
+                .ok_or(RefError::Missing)?
+        };
+        let node = pointer_get(&self.files[file.0 as usize].root, fragment)?;
+        Ok(At { file, node })
+    }
+
     /// Resolves `target` as written in `from`, following further `$ref`s.
     fn follow<'a>(&'a self, from: FileId, target: &str) -> Result<At<'a>, RefError> {
-        let mut file = from;
-        let mut target = target;
+        let mut at = self.target(from, target)?;
         for _ in 0..MAX_REF_HOPS {
-            let (file_part, fragment) = split_ref(target);
-            if !file_part.is_empty() {
-                file = *self.links[file.0 as usize]
-                    .get(file_part)
-                    .ok_or(RefError::Missing)?;
-            }
-            let node = pointer_get(&self.files[file.0 as usize].root, fragment)?;
-            match node.get("$ref").and_then(Node::as_str) {
-                Some(next) => target = next,
-                None => return Ok(At { file, node }),
+            match at.node.get("$ref").and_then(Node::as_str) {
+                Some(next) => at = self.target(at.file, next)?,
+                None => return Ok(at),
             }
         }
         Err(RefError::Cycle)
     }
 }
 
-#[derive(Debug, PartialEq)]
+/// What loading a bundle keeps track of across files.
+struct LoadState<'o> {
+    opts: &'o ResolveOptions,
+    by_path: HashMap<PathBuf, FileId>,
+    /// Files that could not be read, with the message every `$ref` to them gets.
+    failed: HashMap<PathBuf, String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
 enum RefError {
     Missing,
     BadPointer,

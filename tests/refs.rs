@@ -56,3 +56,17 @@ fn refs_that_leave_the_root_are_refused_not_read() {
         report.errors
     );
 }
+
+#[test]
+fn broken_targets_are_reported_at_each_ref_once() {
+    // A target that does not parse (also an input error: exit 2), a directory, and a chain whose
+    // second link is broken: that link is reported at its own `$ref`, the first is fine.
+    let report = common::lint(&["fixtures/refs/broken-targets/openapi.yaml"]);
+    insta::assert_snapshot!(common::concise(&report), @r"
+    fixtures/refs/broken-targets/parts/broken.yaml:4:1: error[input] invalid YAML: while parsing a flow sequence, expected ',' or ']'
+    fixtures/refs/broken-targets/openapi.yaml:13:24: error[unresolved-ref] $ref target file `parts/broken.yaml` could not be read: invalid YAML: while parsing a flow sequence, expected ',' or ']' (line 4, column 1)
+    fixtures/refs/broken-targets/openapi.yaml:15:11: error[unresolved-ref] $ref target `parts/empty-dir` is a directory, not a file
+    fixtures/refs/broken-targets/parts/chain.yaml:2:3: error[unresolved-ref] $ref target file `./missing.yaml` not found
+    Found 3 problems (3 errors) in 1 file (1 operation). 1 input could not be linted.
+    ");
+}
