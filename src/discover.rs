@@ -26,8 +26,10 @@ pub enum Input {
 /// its top level). Walked files without one are not parsed: they are fragments or unrelated YAML
 /// (CI files, Helm charts). Files with one are parsed, and the parse decides.
 static ROOT_MARKER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?m)(^[ \t]*['"]?(openapi|swagger)['"]?[ \t]*:|"(openapi|swagger)"[ \t\r\n]*:)"#)
-        .expect("valid regex")
+    Regex::new(
+        r#"(?m)(^[ \t]*['"]?(openapi|swagger)['"]?[ \t]*:|"(openapi|swagger)"[ \t\r\n]*:|[{,][ \t\r\n]*(openapi|swagger)[ \t]*:)"#,
+    )
+    .expect("valid regex")
 });
 
 pub fn looks_like_root(text: &[u8]) -> bool {
@@ -137,6 +139,7 @@ mod tests {
         assert!(looks_like_root(b"{\n  \"openapi\" : \"3.0.0\"}"));
         assert!(!looks_like_root(b"type: object\nproperties: {}\n"));
         assert!(looks_like_root(b"---\n  swagger: '2.0'\n"));
+        assert!(looks_like_root(b"{openapi: 3.0.0, paths: {}}"));
         assert!(!looks_like_root(b"description: the openapi: key\n"));
     }
 }

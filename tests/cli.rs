@@ -294,3 +294,25 @@ fn concise_output_stays_one_line_a_finding() {
         "{out}"
     );
 }
+
+#[test]
+fn flow_style_yaml_is_found_in_directories_and_read_from_stdin() {
+    let spec =
+        "{openapi: 3.0.0, info: {title: t, version: '1'}, paths: {/a: {post: {responses: {}}}}}\n";
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("flow.yaml"), spec).unwrap();
+    let (code, out) = stdout(
+        idemlint()
+            .current_dir(dir.path())
+            .args(["check", ".", "--format", "concise"]),
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("flow.yaml:1:"), "{out}");
+    let (code, out) = stdout(
+        idemlint()
+            .args(["check", "-", "--format", "concise"])
+            .write_stdin(spec),
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("<stdin>:1:"), "{out}");
+}

@@ -131,13 +131,26 @@ impl SourceFile {
     pub fn parse(&self) -> Result<Loaded, LoadError> {
         match self.format {
             Format::Yaml => yaml::parse(&self.text),
-            Format::Json => json::parse(&self.text),
+            Format::Json => json::parse(&self.text).or_else(|json_error| {
+                // No `.json` extension: `{` was a guess. Flow-style YAML starts with `{` too.
+                if has_extension(&self.path, "json") {
+                    Err(json_error)
+                } else {
+                    yaml::parse(&self.text).map_err(|_| json_error)
+                }
+            }),
         }
     }
 
     pub fn line_col(&self, offset: usize) -> LineCol {
         self.lines.line_col(&self.text, offset)
     }
+}
+
+fn has_extension(path: &Path, ext: &str) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case(ext))
 }
 
 fn format_of(path: &Path, text: &str) -> Format {
