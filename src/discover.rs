@@ -19,6 +19,8 @@ pub enum Input {
         name: String,
         /// Named on the command line (so it must be OpenAPI), not found by walking.
         explicit: bool,
+        /// The content, when walking already read it: files are read once.
+        bytes: Option<Vec<u8>>,
     },
 }
 
@@ -90,12 +92,14 @@ pub fn discover(paths: &[PathBuf]) -> (Vec<Input>, Vec<FileError>) {
                     if !entry.file_type().is_some_and(|t| t.is_file()) || !is_spec_extension(p) {
                         continue;
                     }
-                    let Ok(bytes) = read_head(p) else { continue };
-                    if looks_like_root(&bytes) {
+                    // Too large or unreadable: named as an input, so reading it reports why.
+                    let bytes = read_small(p);
+                    if bytes.as_ref().is_none_or(|b| looks_like_root(b)) {
                         found.push(Input::File {
                             path: p.to_path_buf(),
                             name: display_name(p),
                             explicit: false,
+                            bytes,
                         });
                     }
                 }
@@ -105,6 +109,7 @@ pub fn discover(paths: &[PathBuf]) -> (Vec<Input>, Vec<FileError>) {
                 path: path.clone(),
                 name,
                 explicit: true,
+                bytes: None,
             }),
         }
     }
@@ -118,14 +123,13 @@ pub fn discover(paths: &[PathBuf]) -> (Vec<Input>, Vec<FileError>) {
     (inputs, errors)
 }
 
-/// Enough of a file to find a root marker: the whole of it up to the size limit.
-fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let mut buf = Vec::new();
-    std::fs::File::open(path)?
-        .take(crate::source::MAX_FILE_BYTES)
-        .read_to_end(&mut buf)?;
-    Ok(buf)
+/// A file's bytes, unless it is over the size limit or cannot be read.
+fn read_small(path: &Path) -> Option<Vec<u8>> {
+    let meta = std::fs::metadata(path).ok()?;
+    if meta.len() > crate::source::MAX_FILE_BYTES {
+        return None;
+    }
+    std::fs::read(path).ok()
 }
 
 #[cfg(test)]

@@ -98,31 +98,29 @@ pub fn run(
     }
 
     let mut sources: Vec<(SourceFile, bool)> = Vec::new();
-    let file_inputs: Vec<&Input> = inputs
-        .iter()
-        .filter(|i| matches!(i, Input::File { .. }))
-        .collect();
-    let read: Vec<Result<(SourceFile, bool), FileError>> = file_inputs
-        .par_iter()
-        .map(|input| {
-            let Input::File {
+    let read: Vec<Result<(SourceFile, bool), FileError>> = inputs
+        .into_par_iter()
+        .filter_map(|input| match input {
+            Input::Stdin => None,
+            Input::File {
                 path,
                 name,
                 explicit,
-            } = input
-            else {
-                unreachable!()
-            };
-            let abs = cwd.join(path);
-            let abs = std::fs::canonicalize(&abs).unwrap_or_else(|_| normalize(&abs));
-            SourceFile::read(&abs, name.clone())
-                .map(|f| (f, *explicit))
-                .map_err(|e| FileError {
-                    file: name.clone(),
+                bytes,
+            } => {
+                let abs = cwd.join(&path);
+                let abs = std::fs::canonicalize(&abs).unwrap_or_else(|_| normalize(&abs));
+                let file = match bytes {
+                    Some(bytes) => SourceFile::decode(abs, name.clone(), bytes),
+                    None => SourceFile::read(&abs, name.clone()),
+                };
+                Some(file.map(|f| (f, explicit)).map_err(|e| FileError {
+                    file: name,
                     line: e.line,
                     column: e.column,
                     message: e.message,
-                })
+                }))
+            }
         })
         .collect();
     for r in read {

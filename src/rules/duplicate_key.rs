@@ -15,6 +15,13 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let id = FileId(i as u32);
         for dup in &file.duplicates {
             let first = file.source.line_col(dup.first.start as usize);
+            let second = file.source.line_col(dup.second.start as usize);
+            // On one line (minified JSON) the line alone does not say which.
+            let where_first = if first.line == second.line {
+                format!("line {}, column {}", first.line, first.column)
+            } else {
+                format!("line {}", first.line)
+            };
             out.push(
                 cx.diagnostic(
                     &RULE,
@@ -23,8 +30,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                         span: dup.second,
                     },
                     format!(
-                        "key `{}` appears twice in this mapping (first at line {})",
-                        dup.key, first.line
+                        "key `{}` appears twice in this mapping (first at {where_first})",
+                        dup.key
                     ),
                 )
                 .with_label(
