@@ -21,6 +21,26 @@ pub struct Cli {
 pub enum Command {
     /// Lint OpenAPI documents (Swagger 2.0, OpenAPI 3.0 and 3.1; YAML or JSON).
     Check(CheckArgs),
+    /// List the rules: id, default severity, category and summary.
+    Rules {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ListFormat::Text)]
+        format: ListFormat,
+    },
+    /// Show a rule's documentation: what it checks, why, an example, how to fix it.
+    Explain {
+        /// The rule id, e.g. `missing-idempotency-key`.
+        rule: String,
+        /// When to use colour.
+        #[arg(long, value_enum, default_value_t = Color::Auto)]
+        color: Color,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ListFormat {
+    Text,
+    Json,
 }
 
 #[derive(Debug, clap::Args)]
@@ -88,7 +108,51 @@ pub fn main() -> u8 {
     };
     match cli.command {
         Command::Check(args) => check(args),
+        Command::Rules { format } => {
+            let text = match format {
+                ListFormat::Text => crate::explain::rules_table(),
+                ListFormat::Json => crate::explain::rules_json(),
+            };
+            print(&text);
+            EXIT_OK
+        }
+        Command::Explain { rule, color } => explain(&rule, color),
     }
+}
+
+fn explain(id: &str, color: Color) -> u8 {
+    match crate::rules::find(id) {
+        Some(rule) => {
+            let meta = crate::rules::meta(rule.id);
+            print(&crate::explain::explain(meta, use_color(color)));
+            EXIT_OK
+        }
+        None => {
+            let ids = crate::rules::RULES.iter().map(|r| r.id);
+            match crate::suggest::closest(id, ids) {
+                Some(near) => eprintln!("error: unknown rule `{id}`; did you mean `{near}`?"),
+                None => eprintln!("error: unknown rule `{id}`; `idemlint rules` lists them"),
+            }
+            EXIT_ERROR
+        }
+    }
+}
+
+fn use_color(color: Color) -> bool {
+    match color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => {
+            std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    }
+}
+
+/// Writes to stdout; a closed pipe (`| head`) is not our failure.
+fn print(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
 }
 
 fn check(args: CheckArgs) -> u8 {
@@ -110,24 +174,10 @@ fn check(args: CheckArgs) -> u8 {
             .read_to_end(&mut buf)?;
         Ok(buf)
     });
-    let stdout = std::io::stdout();
-    let color = match args.color {
-        Color::Always => true,
-        Color::Never => false,
-        Color::Auto => {
-            stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-        }
-    };
+    let color = use_color(args.color);
     let width = terminal_width();
     let text = report::render(&report, args.format, &RenderOptions { color, width });
-    let mut lock = stdout.lock();
-    if lock
-        .write_all(text.as_bytes())
-        .and_then(|_| lock.flush())
-        .is_err()
-    {
-        // A closed pipe (`| head`) is not our failure.
-    }
+    print(&text);
     if !report.errors.is_empty() {
         return EXIT_ERROR;
     }

@@ -11,6 +11,10 @@ pub struct Settings {
     /// Words that, found in a POST's last path segment or operationId, mark it read-only.
     /// RULES.md's list plus `retrieve`, for batch reads such as Square's `bulk-retrieve`.
     pub read_only_words: Vec<String>,
+    /// The status a key reused with a different payload gets (the profile decides; IETF: 422).
+    pub mismatch_status: String,
+    /// Key lifetimes shorter than this are reported (`short-key-ttl`).
+    pub min_ttl_seconds: u64,
 }
 
 impl Default for Settings {
@@ -52,6 +56,8 @@ impl Default for Settings {
                 "login",
                 "graphql",
             ]),
+            mismatch_status: "422".to_string(),
+            min_ttl_seconds: 24 * 3600,
         }
     }
 }

@@ -215,3 +215,181 @@ mod tests {
         assert_eq!(relative_wording("The new balance."), None);
     }
 }
+
+/// The words of an identifier or path: split on punctuation and camelCase, lower-cased.
+/// `createRefund` → [create, refund]; `/v1/payment_intents` → [v1, payment, intents].
+pub fn words(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut prev_lower = false;
+    for c in s.chars() {
+        if !c.is_alphanumeric() {
+            if !current.is_empty() {
+                out.push(std::mem::take(&mut current));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && prev_lower && !current.is_empty() {
+            out.push(std::mem::take(&mut current));
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        current.extend(c.to_lowercase());
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+/// Words that name a movement of money, as whole words.
+const MONEY_WORDS: [&str; 18] = [
+    "pay",
+    "payment",
+    "payments",
+    "payout",
+    "payouts",
+    "charge",
+    "charges",
+    "refund",
+    "refunds",
+    "capture",
+    "captures",
+    "transfer",
+    "transfers",
+    "withdraw",
+    "withdrawal",
+    "withdrawals",
+    "deposit",
+    "deposits",
+];
+
+/// The money word among `words`, if any.
+pub fn money_word(words: &[String]) -> Option<&str> {
+    words
+        .iter()
+        .find(|w| MONEY_WORDS.contains(&w.as_str()))
+        .map(String::as_str)
+}
+
+/// A key lifetime stated in prose: the words that state it and its length in seconds (`None`
+/// for "forever").
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lifetime {
+    pub text: String,
+    pub seconds: Option<u64>,
+}
+
+static LIFETIME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?ix)
+        \b(?P<n>\d+(?:\.\d+)?|an?|one|two|three|seven|thirty)[\ \-]?
+          (?P<unit>s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?|months?)\b
+        | \b(?P<forever>forever|indefinitely|never\ expires?)\b",
+    )
+    .expect("valid regex")
+});
+
+/// The first lifetime stated in `text`.
+pub fn lifetime(text: &str) -> Option<Lifetime> {
+    for c in LIFETIME.captures_iter(text) {
+        let whole = c.get(0)?.as_str().to_string();
+        if c.name("forever").is_some() {
+            return Some(Lifetime {
+                text: whole,
+                seconds: None,
+            });
+        }
+        let n = match c["n"].to_ascii_lowercase().as_str() {
+            "a" | "an" | "one" => 1.0,
+            "two" => 2.0,
+            "three" => 3.0,
+            "seven" => 7.0,
+            "thirty" => 30.0,
+            digits => digits.parse::<f64>().ok()?,
+        };
+        let raw_unit = &c["unit"];
+        let unit = raw_unit.to_ascii_lowercase();
+        // Single letters are abbreviations only after digits and in lower case: "24h" is a
+        // lifetime, "an d..." and "3D Secure" are not.
+        if unit.len() == 1
+            && (!c["n"].starts_with(|ch: char| ch.is_ascii_digit())
+                || raw_unit.chars().any(|ch| ch.is_ascii_uppercase()))
+        {
+            continue;
+        }
+        let per = match unit.trim_end_matches('s') {
+            "" | "sec" | "second" => 1.0,
+            "m" | "min" | "minute" => 60.0,
+            "h" | "hr" | "hour" => 3600.0,
+            "d" | "day" => 86_400.0,
+            "w" | "week" => 604_800.0,
+            "month" => 2_592_000.0,
+            _ => continue,
+        };
+        return Some(Lifetime {
+            text: whole,
+            seconds: Some((n * per) as u64),
+        });
+    }
+    None
+}
+
+/// `86400` → `24 hours`, for messages.
+pub fn human_duration(seconds: u64) -> String {
+    let (n, unit) = if seconds.is_multiple_of(86_400) && seconds >= 2 * 86_400 {
+        (seconds / 86_400, "day")
+    } else if seconds.is_multiple_of(3600) && seconds >= 3600 {
+        (seconds / 3600, "hour")
+    } else if seconds.is_multiple_of(60) && seconds >= 60 {
+        (seconds / 60, "minute")
+    } else {
+        (seconds, "second")
+    };
+    if n == 1 {
+        format!("1 {unit}")
+    } else {
+        format!("{n} {unit}s")
+    }
+}
+
+#[cfg(test)]
+mod more_tests {
+    use super::*;
+
+    #[test]
+    fn words_split_identifiers_and_paths() {
+        assert_eq!(words("createRefund"), ["create", "refund"]);
+        assert_eq!(
+            words("/v1/payment_intents/{id}"),
+            ["v1", "payment", "intents", "id"]
+        );
+        assert_eq!(
+            words("post-validateShopperId"),
+            ["post", "validate", "shopper", "id"]
+        );
+        assert_eq!(money_word(&words("uploadPayload")), None);
+        assert_eq!(
+            money_word(&words("/payments/{id}/captures")),
+            Some("payments")
+        );
+    }
+
+    #[test]
+    fn lifetimes() {
+        let secs = |t: &str| lifetime(t).and_then(|l| l.seconds);
+        assert_eq!(secs("Keys are kept for 24 hours."), Some(86_400));
+        assert_eq!(secs("valid for 24h"), Some(86_400));
+        assert_eq!(secs("kept at least 31 days"), Some(31 * 86_400));
+        assert_eq!(secs("expire after one hour"), Some(3600));
+        assert_eq!(secs("a 30-minute window"), Some(1800));
+        assert_eq!(lifetime("keys never expire").unwrap().seconds, None);
+        assert_eq!(lifetime("A client-generated UUID."), None);
+        assert_eq!(lifetime("See section 5 of the guide"), None);
+        assert_eq!(lifetime("cards (including 3D Secure) and wallets"), None);
+        assert_eq!(human_duration(86_400), "24 hours");
+        assert_eq!(human_duration(31 * 86_400), "31 days");
+        assert_eq!(human_duration(3600), "1 hour");
+        assert_eq!(human_duration(300), "5 minutes");
+    }
+}

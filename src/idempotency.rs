@@ -2,6 +2,7 @@
 //! `x-idempotency` extension, and the request-body properties the heuristics look at.
 
 use crate::config::Settings;
+use crate::heuristics::{Lifetime, lifetime, money_word, words};
 use crate::model::{Operation, Parameter};
 use crate::resolve::{At, Bundle, Location};
 use crate::source::Node;
@@ -15,10 +16,48 @@ pub enum KeyCarrier<'a> {
     Extension {
         key: &'a str,
         at: At<'a>,
+        /// The `key` entry of the extension.
+        key_at: Location,
     },
 }
 
-impl KeyCarrier<'_> {
+impl<'a> KeyCarrier<'a> {
+    /// The carrier's name: header name, field name or the extension's key.
+    pub fn name(&self) -> &'a str {
+        match self {
+            KeyCarrier::Header(p) => p.name,
+            KeyCarrier::BodyField(p) => p.name,
+            KeyCarrier::Extension { key, .. } => key,
+        }
+    }
+
+    /// Whether a request without the key is refused. An extension says nothing on this.
+    pub fn required(&self) -> Option<bool> {
+        match self {
+            KeyCarrier::Header(p) => Some(p.required),
+            KeyCarrier::BodyField(p) => Some(p.required),
+            KeyCarrier::Extension { .. } => None,
+        }
+    }
+
+    /// Where the carrier is defined: a header's `name` key, a body field's property key, the
+    /// extension's value. Shared definitions are one location for every operation using them.
+    pub fn location(&self) -> Location {
+        match self {
+            KeyCarrier::Header(p) => p.node.key_location("name").unwrap_or(p.declared),
+            KeyCarrier::BodyField(p) => p.key,
+            KeyCarrier::Extension { key_at, .. } => *key_at,
+        }
+    }
+
+    /// Where "this key is optional" is best shown: the `required` key when written.
+    pub fn required_location(&self) -> Location {
+        match self {
+            KeyCarrier::Header(p) => p.node.key_location("required").unwrap_or(self.location()),
+            _ => self.location(),
+        }
+    }
+
     /// `header `Idempotency-Key``, `body field `idempotency_key``.
     pub fn describe(&self) -> String {
         match self {
@@ -74,7 +113,8 @@ pub fn key_carriers<'a>(
     if let Some(Declared::Policy(at)) = declared(bundle, op)
         && let Some(key) = at.node.get("key").and_then(Node::scalar_text)
     {
-        out.push(KeyCarrier::Extension { key, at });
+        let key_at = at.key_location("key").unwrap_or(at.location());
+        out.push(KeyCarrier::Extension { key, at, key_at });
     }
     out
 }
@@ -112,6 +152,8 @@ pub struct Property<'a> {
     pub key: Location,
     /// The property's schema, resolved.
     pub schema: At<'a>,
+    /// Listed in its object's `required` (a required form parameter in Swagger 2.0).
+    pub required: bool,
 }
 
 /// How deep `allOf`/`oneOf`/`anyOf` composition is followed for top-level properties.
@@ -127,8 +169,9 @@ pub fn body_properties<'a>(bundle: &'a Bundle, op: &Operation<'a>) -> Vec<Proper
     for field in &body.form_fields {
         out.push(Property {
             name: field.name,
-            key: field.declared,
+            key: field.node.key_location("name").unwrap_or(field.declared),
             schema: field.node,
+            required: field.required,
         });
     }
     let mut seen_schemas = Vec::new();
@@ -153,8 +196,10 @@ pub fn schema_properties<'a>(
 ) {
     let schema = bundle.deref(schema);
     if let Some(props) = schema.node.get("properties") {
+        let required = schema.node.get("required").map(Node::items).unwrap_or(&[]);
         for e in props.entries() {
             out.push(Property {
+                required: required.iter().any(|r| r.as_str() == Some(&*e.key.text)),
                 name: &e.key.text,
                 key: Location {
                     file: schema.file,
@@ -179,4 +224,95 @@ pub fn schema_properties<'a>(
             schema_properties(bundle, member, depth + 1, out);
         }
     }
+}
+
+/// Why an operation moves money, in words a finding can quote; `None` when it does not.
+/// Names count by their head noun, the last word: `/payments/{id}/refunds` and `createRefund`
+/// move money, `/payment-links` and `payment_intents` are about something else.
+pub fn moves_money(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
+    let props = body_properties(bundle, op);
+    let has = |name: &str| props.iter().any(|p| p.name.eq_ignore_ascii_case(name));
+    if has("amount") && has("currency") {
+        return Some("body has `amount` and `currency`".to_string());
+    }
+    let head = |s: &str| words(s).pop();
+    let last_segment = op
+        .path
+        .rsplit('/')
+        .find(|s| !s.is_empty() && !s.starts_with('{'));
+    if let Some(w) = last_segment
+        .and_then(head)
+        .filter(|w| money_word(std::slice::from_ref(w)).is_some())
+    {
+        return Some(format!("path word `{w}`"));
+    }
+    let w = head(op.operation_id?)?;
+    money_word(std::slice::from_ref(&w))?;
+    Some(format!("operationId word `{w}`"))
+}
+
+/// Where a status is missing: the operation's `responses` key when it has one of its own, else
+/// the method key.
+pub fn responses_location(op: &Operation<'_>) -> Location {
+    op.responses_key.map_or(op.key, |k| op.anchor(k))
+}
+
+/// The key lifetime an operation documents and where: `x-idempotency.ttl`, the key's
+/// description (or its schema's), the operation's summary or description, then the API's
+/// `info.description` or `externalDocs.description`, in that order.
+pub fn stated_lifetime<'a>(
+    bundle: &'a Bundle,
+    api_root: At<'a>,
+    op: &Operation<'a>,
+    carrier: &KeyCarrier<'a>,
+) -> Option<(Lifetime, Location)> {
+    if let Some(Declared::Policy(policy)) = declared(bundle, op)
+        && let Some(ttl) = policy.node.get("ttl")
+    {
+        let at = policy.key_location("ttl").unwrap_or(policy.location());
+        let text = ttl.scalar_text().unwrap_or_default();
+        // A bare number is seconds.
+        if let Ok(seconds) = text.parse::<u64>() {
+            return Some((
+                Lifetime {
+                    text: format!("{seconds} seconds"),
+                    seconds: Some(seconds),
+                },
+                at,
+            ));
+        }
+        if let Some(l) = lifetime(text) {
+            return Some((l, at));
+        }
+    }
+    let mut places: Vec<At<'a>> = Vec::new();
+    match carrier {
+        KeyCarrier::Header(p) => {
+            places.push(p.node);
+            if let Some(s) = p.schema {
+                places.push(bundle.deref(s));
+            }
+        }
+        KeyCarrier::BodyField(p) => places.push(p.schema),
+        KeyCarrier::Extension { .. } => {}
+    }
+    places.push(op.node);
+    for at in places {
+        for key in ["description", "summary"] {
+            if let Some(text) = at.node.get(key).and_then(Node::as_str)
+                && let Some(l) = lifetime(text)
+            {
+                return Some((l, at.key_location(key).expect("present")));
+            }
+        }
+    }
+    for parent in ["info", "externalDocs"] {
+        if let Some(p) = api_root.get(parent).map(|p| bundle.deref(p))
+            && let Some(text) = p.node.get("description").and_then(Node::as_str)
+            && let Some(l) = lifetime(text)
+        {
+            return Some((l, p.key_location("description").expect("present")));
+        }
+    }
+    None
 }

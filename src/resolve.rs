@@ -273,6 +273,36 @@ impl Bundle {
         self.ref_problems.sort_by_key(|p| p.at);
     }
 
+    /// The key under which `at` is defined (`TooManyRequests:` for a shared response), when it
+    /// is a mapping value in its file.
+    pub fn defining_key(&self, at: At<'_>) -> Option<Location> {
+        let mut node = &self.file(at.file).root;
+        let target = at.node.span;
+        'descend: loop {
+            match &node.value {
+                Value::Map(entries) => {
+                    for e in entries {
+                        if e.value.span == target {
+                            return Some(Location {
+                                file: at.file,
+                                span: e.key.span,
+                            });
+                        }
+                        if e.value.span.contains(target) {
+                            node = &e.value;
+                            continue 'descend;
+                        }
+                    }
+                    return None;
+                }
+                Value::Seq(items) => {
+                    node = items.iter().find(|i| i.span.contains(target))?;
+                }
+                Value::Scalar(_) => return None,
+            }
+        }
+    }
+
     pub fn file(&self, id: FileId) -> &BundleFile {
         &self.files[id.0 as usize]
     }

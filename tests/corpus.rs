@@ -48,6 +48,58 @@ fn expected_text(f: &Finding) -> Vec<String> {
             let key = f.message.split('`').nth(1).unwrap();
             one(key)
         }
+        // At the key carrier: a header's `required` or `name`, a body field, an extension's key.
+        "money-movement-optional-key"
+        | "idempotency-key-optional"
+        | "undocumented-key-ttl"
+        | "inconsistent-idempotency-key" => {
+            let mut v = vec![
+                "required".to_string(),
+                "name".to_string(),
+                "key".to_string(),
+            ];
+            v.extend(Settings::default().key_fields);
+            v.extend(["maxLength", "format", "pattern", "schema"].map(str::to_string));
+            v
+        }
+        "idempotency-key-schema" => ["type", "schema", "name"].map(str::to_string).to_vec(),
+        "idempotency-key-fixed-value" => ["default", "enum", "const", "example"]
+            .map(str::to_string)
+            .to_vec(),
+        "idempotency-key-location" => {
+            let mut v = one("in");
+            v.extend(Settings::default().key_fields);
+            v
+        }
+        "idempotency-key-on-safe-method"
+        | "non-idempotent-put"
+        | "json-patch-without-precondition"
+        | "missing-precondition-on-update" => one(method.as_deref().unwrap()),
+        "missing-mismatch-response" | "missing-missing-key-response" => {
+            [one("responses"), one(method.as_deref().unwrap())].concat()
+        }
+        "replay-reported-as-error" | "server-error-for-concurrency" => {
+            one(f.message.split(' ').next().unwrap())
+        }
+        // At the status key, or at a shared response's own key in `components/responses`.
+        "retry-after-missing" => {
+            let mut v = one(f.message.split(' ').next().unwrap());
+            if let Some(name) = f
+                .pointer
+                .strip_prefix("/components/responses/")
+                .or_else(|| f.pointer.strip_prefix("/responses/"))
+            {
+                v.push(name.replace("~1", "/").replace("~0", "~"));
+            }
+            v
+        }
+        "short-key-ttl" => ["ttl", "description", "summary"]
+            .map(str::to_string)
+            .to_vec(),
+        "retry-after-schema" => one("type"),
+        "repeatability-headers-incomplete" => {
+            [one("name"), one(method.as_deref().unwrap())].concat()
+        }
         other => panic!("no location expectation for {other}"),
     }
 }

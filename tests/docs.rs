@@ -24,7 +24,13 @@ fn every_rule_has_a_doc_and_every_doc_a_rule() {
             r.id
         );
         assert!(!m.sources.is_empty(), "{}: sources", r.id);
-        assert_eq!(m.since, "0.1.0");
+        let parts: Vec<&str> = m.since.split('.').collect();
+        assert!(
+            parts.len() == 3 && parts.iter().all(|p| p.parse::<u32>().is_ok()),
+            "{}: since `{}`",
+            r.id,
+            m.since
+        );
         for section in [
             "## What it checks",
             "## Why it matters",
@@ -50,32 +56,61 @@ fn example(doc: &str, heading: &str) -> String {
 #[test]
 fn failing_examples_raise_only_their_rule_and_passing_examples_nothing() {
     let dir = tempfile::tempdir().unwrap();
+    let mut problems = Vec::new();
     for r in RULES {
         let failing = dir.path().join(format!("{}-failing.yaml", r.id));
         std::fs::write(&failing, example(r.doc, "### Failing")).unwrap();
         let report = common::lint(&[failing.to_str().unwrap()]);
-        assert!(report.errors.is_empty(), "{}: {:?}", r.id, report.errors);
-        assert!(
-            !report.findings.is_empty(),
-            "{}: failing example raises nothing",
-            r.id
-        );
-        for f in &report.findings {
-            assert_eq!(
-                f.rule, r.id,
-                "{}: failing example also raises {}",
-                r.id, f.message
-            );
+        if !report.errors.is_empty() {
+            problems.push(format!("{}: failing example: {:?}", r.id, report.errors));
+        }
+        if !report.findings.iter().any(|f| f.rule == r.id) {
+            problems.push(format!(
+                "{}: failing example raises nothing of its rule",
+                r.id
+            ));
+        }
+        for f in report.findings.iter().filter(|f| f.rule != r.id) {
+            problems.push(format!(
+                "{}: failing example also raises {}: {}",
+                r.id, f.rule, f.message
+            ));
         }
         let passing = dir.path().join(format!("{}-passing.yaml", r.id));
         std::fs::write(&passing, example(r.doc, "### Passing")).unwrap();
         let report = common::lint(&[passing.to_str().unwrap()]);
-        assert!(report.errors.is_empty(), "{}: {:?}", r.id, report.errors);
-        assert!(
-            report.findings.is_empty(),
-            "{}: passing example raises\n{}",
-            r.id,
-            common::concise(&report)
-        );
+        if !report.errors.is_empty() {
+            problems.push(format!("{}: passing example: {:?}", r.id, report.errors));
+        }
+        for f in &report.findings {
+            problems.push(format!(
+                "{}: passing example raises {}: {}",
+                r.id, f.rule, f.message
+            ));
+        }
     }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn readme_rule_table_is_generated_from_the_docs() {
+    const BEGIN: &str = "<!-- rules:begin";
+    const END: &str = "<!-- rules:end -->";
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let start = readme
+        .find(BEGIN)
+        .expect("README has the rules:begin marker");
+    let start = start + readme[start..].find('\n').unwrap() + 1;
+    let end = readme.find(END).expect("README has the rules:end marker");
+    let table = idemlint::explain::readme_table();
+    if std::env::var_os("IDEMLINT_UPDATE_README").is_some() {
+        let updated = format!("{}{table}{}", &readme[..start], &readme[end..]);
+        std::fs::write("README.md", updated).unwrap();
+        return;
+    }
+    assert_eq!(
+        &readme[start..end],
+        table,
+        "README's rule table is stale: run `IDEMLINT_UPDATE_README=1 cargo test --test docs`"
+    );
 }

@@ -3,9 +3,28 @@
 
 mod conflict_without_retry_after;
 mod duplicate_key;
+mod idempotency_key_fixed_value;
+mod idempotency_key_location;
+mod idempotency_key_on_safe_method;
+mod idempotency_key_optional;
+mod idempotency_key_schema;
+mod inconsistent_idempotency_key;
 mod incremental_update;
+mod json_patch_without_precondition;
 mod missing_conflict_response;
 mod missing_idempotency_key;
+mod missing_mismatch_response;
+mod missing_missing_key_response;
+mod missing_precondition_on_update;
+mod money_movement_optional_key;
+mod non_idempotent_put;
+mod repeatability_headers_incomplete;
+mod replay_reported_as_error;
+mod retry_after_missing;
+mod retry_after_schema;
+mod server_error_for_concurrency;
+mod short_key_ttl;
+mod undocumented_key_ttl;
 mod unprotected_patch;
 mod unresolved_ref;
 
@@ -28,9 +47,28 @@ pub struct Rule {
 pub static RULES: &[Rule] = &[
     missing_idempotency_key::RULE,
     unprotected_patch::RULE,
-    incremental_update::RULE,
+    money_movement_optional_key::RULE,
+    idempotency_key_optional::RULE,
+    idempotency_key_schema::RULE,
+    idempotency_key_fixed_value::RULE,
+    idempotency_key_location::RULE,
+    idempotency_key_on_safe_method::RULE,
+    inconsistent_idempotency_key::RULE,
     missing_conflict_response::RULE,
     conflict_without_retry_after::RULE,
+    missing_mismatch_response::RULE,
+    missing_missing_key_response::RULE,
+    replay_reported_as_error::RULE,
+    server_error_for_concurrency::RULE,
+    undocumented_key_ttl::RULE,
+    short_key_ttl::RULE,
+    incremental_update::RULE,
+    non_idempotent_put::RULE,
+    json_patch_without_precondition::RULE,
+    missing_precondition_on_update::RULE,
+    retry_after_missing::RULE,
+    retry_after_schema::RULE,
+    repeatability_headers_incomplete::RULE,
     unresolved_ref::RULE,
     duplicate_key::RULE,
 ];

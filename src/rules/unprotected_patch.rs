@@ -24,8 +24,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         {
             continue;
         }
-        // A relative body is the worse problem; `incremental-update` reports it instead.
-        if super::incremental_update::evidence(cx.bundle, op).is_some() {
+        // The specific rules say more: a relative body, or a JSON Patch.
+        if super::incremental_update::evidence(cx.bundle, op).is_some()
+            || super::json_patch_without_precondition::json_patch_ops(cx.bundle, op).is_some()
+        {
             continue;
         }
         let merge_patch_only = op.request_body.as_ref().is_some_and(|b| {

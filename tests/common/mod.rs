@@ -59,3 +59,19 @@ pub fn key_at(f: &Finding) -> String {
     };
     key.trim_end().to_string()
 }
+
+/// `path:line:col: severity[rule] message` lines of the findings of `rules` only: tests about one
+/// mechanism stay stable when unrelated rules are added.
+pub fn lines_of(report: &Report, rules: &[&str]) -> String {
+    report
+        .findings
+        .iter()
+        .filter(|f| rules.contains(&f.rule))
+        .map(|f| {
+            format!(
+                "{}:{}:{}: {}[{}] {}\n",
+                f.file, f.line, f.column, f.severity, f.rule, f.message
+            )
+        })
+        .collect()
+}

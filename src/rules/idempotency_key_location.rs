@@ -1,0 +1,73 @@
+//! `idempotency-key-location`: a key sent in the URL or a cookie, or in two places at once.
+
+use std::collections::HashSet;
+
+use super::{Context, Rule};
+use crate::diagnostic::Diagnostic;
+use crate::idempotency::{KeyCarrier, key_carriers};
+
+pub const RULE: Rule = Rule {
+    id: "idempotency-key-location",
+    doc: include_str!("../../rules/idempotency-key-location.md"),
+    check,
+};
+
+fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let s = cx.settings;
+    let mut seen = HashSet::new();
+    for op in &cx.api.operations {
+        for p in &op.parameters {
+            let where_ = match p.location {
+                "query" => "in the query string",
+                "path" => "in the URL path",
+                "cookie" => "in a cookie",
+                _ => continue,
+            };
+            let named_like_a_key = s.key_headers.iter().any(|h| h.eq_ignore_ascii_case(p.name))
+                || s.key_fields.iter().any(|f| f.eq_ignore_ascii_case(p.name));
+            if !named_like_a_key || !seen.insert(p.node.location()) {
+                continue;
+            }
+            let at = p.node.key_location("in").unwrap_or(p.declared);
+            let advice = if p.location == "cookie" {
+                "cookies are shared between requests"
+            } else {
+                "keys in URLs leak into logs and caches"
+            };
+            out.push(
+                cx.diagnostic(
+                    &RULE,
+                    at,
+                    format!(
+                        "idempotency key `{}` is sent {where_}: {advice}; send it as a header",
+                        p.name
+                    ),
+                )
+                .with_operation(op)
+                .with_help("declare it `in: header` (e.g. `Idempotency-Key`)"),
+            );
+        }
+        let carriers = key_carriers(cx.bundle, op, s);
+        let header = carriers.iter().find(|c| matches!(c, KeyCarrier::Header(_)));
+        let body = carriers
+            .iter()
+            .find(|c| matches!(c, KeyCarrier::BodyField(_)));
+        if let (Some(header), Some(body)) = (header, body) {
+            out.push(
+                cx.diagnostic(
+                    &RULE,
+                    body.location(),
+                    format!(
+                        "{} carries an idempotency key both as {} and as {}: say which one \
+                         wins, or keep one",
+                        op.display(),
+                        header.describe(),
+                        body.describe()
+                    ),
+                )
+                .with_operation(op)
+                .with_help("keep one carrier: the header is the IETF draft's choice"),
+            );
+        }
+    }
+}

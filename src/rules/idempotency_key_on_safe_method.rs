@@ -1,0 +1,37 @@
+//! `idempotency-key-on-safe-method`: a key on GET, HEAD or OPTIONS, which are idempotent already.
+
+use super::{Context, Rule};
+use crate::diagnostic::Diagnostic;
+use crate::idempotency::key_carriers;
+use crate::model::Method;
+
+pub const RULE: Rule = Rule {
+    id: "idempotency-key-on-safe-method",
+    doc: include_str!("../../rules/idempotency-key-on-safe-method.md"),
+    check,
+};
+
+fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for op in &cx.api.operations {
+        if !matches!(op.method, Method::Get | Method::Head | Method::Options) {
+            continue;
+        }
+        let Some(carrier) = key_carriers(cx.bundle, op, cx.settings).into_iter().next() else {
+            continue;
+        };
+        out.push(
+            cx.diagnostic(
+                &RULE,
+                op.key,
+                format!(
+                    "{} declares an idempotency key ({}) although {} is already idempotent",
+                    op.display(),
+                    carrier.describe(),
+                    op.method.upper()
+                ),
+            )
+            .with_operation(op)
+            .with_help("remove the key from safe methods; keep it on POST and PATCH"),
+        );
+    }
+}

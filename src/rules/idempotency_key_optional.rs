@@ -1,0 +1,41 @@
+//! `idempotency-key-optional`: a key clients may leave out (advice: legitimate in some styles).
+
+use super::{Context, Rule};
+use crate::diagnostic::Diagnostic;
+use crate::idempotency::{key_carriers, moves_money};
+use crate::model::Method;
+
+pub const RULE: Rule = Rule {
+    id: "idempotency-key-optional",
+    doc: include_str!("../../rules/idempotency-key-optional.md"),
+    check,
+};
+
+fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for op in &cx.api.operations {
+        let carriers = key_carriers(cx.bundle, op, cx.settings);
+        if carriers.is_empty() || carriers.iter().any(|c| c.required() != Some(false)) {
+            continue;
+        }
+        // Money movement makes it an error, reported by money-movement-optional-key.
+        if matches!(op.method, Method::Post | Method::Patch) && moves_money(cx.bundle, op).is_some()
+        {
+            continue;
+        }
+        let carrier = &carriers[0];
+        out.push(
+            cx.diagnostic(
+                &RULE,
+                carrier.required_location(),
+                format!(
+                    "idempotency key {} of {} is optional: clients that omit it get no retry \
+                     protection",
+                    carrier.describe(),
+                    op.display()
+                ),
+            )
+            .with_operation(op)
+            .with_help("declare the key `required: true`, or document why sending it is optional"),
+        );
+    }
+}

@@ -1,0 +1,45 @@
+//! `missing-mismatch-response`: a keyed operation does not say what a key reused with another
+//! payload gets.
+
+use super::{Context, Rule};
+use crate::diagnostic::Diagnostic;
+use crate::idempotency::{Declared, declared, key_carriers, responses_location};
+use crate::source::Node;
+
+pub const RULE: Rule = Rule {
+    id: "missing-mismatch-response",
+    doc: include_str!("../../rules/missing-mismatch-response.md"),
+    check,
+};
+
+fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for op in &cx.api.operations {
+        if key_carriers(cx.bundle, op, cx.settings).is_empty() {
+            continue;
+        }
+        let from_policy = match declared(cx.bundle, op) {
+            Some(Declared::Policy(p)) => p.node.get("mismatch").and_then(Node::scalar_text),
+            _ => None,
+        };
+        let status = from_policy.unwrap_or(&cx.settings.mismatch_status);
+        if op.response(status).is_some() {
+            continue;
+        }
+        out.push(
+            cx.diagnostic(
+                &RULE,
+                responses_location(op),
+                format!(
+                    "{} declares no {status} response for an idempotency key reused with a \
+                     different payload",
+                    op.display()
+                ),
+            )
+            .with_operation(op)
+            .with_help(format!(
+                "declare `{status}` for a key that was used before with another request body \
+                 (draft §2.7)"
+            )),
+        );
+    }
+}

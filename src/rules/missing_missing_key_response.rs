@@ -1,0 +1,41 @@
+//! `missing-missing-key-response`: a required key, but no answer for a request without one.
+
+use super::{Context, Rule};
+use crate::diagnostic::Diagnostic;
+use crate::idempotency::{key_carriers, responses_location};
+
+pub const RULE: Rule = Rule {
+    id: "missing-missing-key-response",
+    doc: include_str!("../../rules/missing-missing-key-response.md"),
+    check,
+};
+
+fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for op in &cx.api.operations {
+        let carriers = key_carriers(cx.bundle, op, cx.settings);
+        if !carriers.iter().any(|c| c.required() == Some(true)) {
+            continue;
+        }
+        if op.response("400").is_some()
+            || op.response("default").is_some()
+            || op.response("4XX").is_some()
+        {
+            continue;
+        }
+        out.push(
+            cx.diagnostic(
+                &RULE,
+                responses_location(op),
+                format!(
+                    "{} requires an idempotency key but declares no 400 response for a request \
+                     without one",
+                    op.display()
+                ),
+            )
+            .with_operation(op)
+            .with_help(
+                "declare `400` for a request whose key is missing or malformed (draft §2.7)",
+            ),
+        );
+    }
+}

@@ -1,0 +1,45 @@
+//! `money-movement-optional-key`: an operation that moves money lets clients leave the key out.
+
+use super::{Context, Rule};
+use crate::diagnostic::Diagnostic;
+use crate::idempotency::{key_carriers, moves_money};
+use crate::model::Method;
+
+pub const RULE: Rule = Rule {
+    id: "money-movement-optional-key",
+    doc: include_str!("../../rules/money-movement-optional-key.md"),
+    check,
+};
+
+fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for op in &cx.api.operations {
+        if !matches!(op.method, Method::Post | Method::Patch) {
+            continue;
+        }
+        let carriers = key_carriers(cx.bundle, op, cx.settings);
+        // With no carrier at all, missing-idempotency-key / unprotected-patch already speak.
+        let Some(carrier) = carriers.first() else {
+            continue;
+        };
+        if carriers.iter().any(|c| c.required() != Some(false)) {
+            continue;
+        }
+        let Some(evidence) = moves_money(cx.bundle, op) else {
+            continue;
+        };
+        out.push(
+            cx.diagnostic(
+                &RULE,
+                carrier.required_location(),
+                format!(
+                    "{} moves money ({evidence}) but its idempotency key ({}) is optional: a \
+                     client that omits it can be charged twice on retry",
+                    op.display(),
+                    carrier.describe()
+                ),
+            )
+            .with_operation(op)
+            .with_help("declare the key `required: true` and answer 400 when it is missing"),
+        );
+    }
+}
