@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::config::Config;
 use crate::diagnostic::Severity;
 use crate::lint::{self, Options};
 use crate::report::{self, Format, RenderOptions};
@@ -65,6 +66,22 @@ pub struct CheckArgs {
     /// When to use colour in text output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     pub color: Color,
+
+    /// Configuration file for every linted file (default: each file's nearest `.idemlint.yaml`).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    /// Profile: ietf (default), stripe, zalando, google-aip or azure. Wins over `extends`.
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+
+    /// Only these rules (comma-separated, repeatable).
+    #[arg(long, value_name = "RULES", value_delimiter = ',')]
+    pub select: Vec<String>,
+
+    /// Not these rules (comma-separated, repeatable).
+    #[arg(long, value_name = "RULES", value_delimiter = ',')]
+    pub ignore: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -162,10 +179,38 @@ fn check(args: CheckArgs) -> u8 {
         eprintln!("error: --root {} is not a directory", root.display());
         return EXIT_ERROR;
     }
+    for id in args.select.iter().chain(&args.ignore) {
+        if crate::rules::find(id).is_none() {
+            let ids = crate::rules::RULES.iter().map(|r| r.id);
+            match crate::suggest::closest(id, ids) {
+                Some(near) => eprintln!("error: unknown rule `{id}`; did you mean `{near}`?"),
+                None => eprintln!("error: unknown rule `{id}`; `idemlint rules` lists them"),
+            }
+            return EXIT_ERROR;
+        }
+    }
+    let config = match &args.config {
+        None => None,
+        Some(path) => {
+            let name = crate::discover::display_name(path);
+            match Config::load(path, &name, args.profile.as_deref()) {
+                Ok(c) => Some(c),
+                Err(errors) => {
+                    for e in errors {
+                        eprintln!("error: {}:{}:{}: {}", e.file, e.line, e.column, e.message);
+                    }
+                    return EXIT_ERROR;
+                }
+            }
+        }
+    };
     let opts = Options {
         root: args.root.clone(),
+        config,
+        profile: args.profile.clone(),
+        select: args.select.clone(),
+        ignore: args.ignore.clone(),
         skip_teardown: true,
-        ..Options::default()
     };
     let report = lint::run(&args.paths, &opts, || {
         let mut buf = Vec::new();

@@ -242,33 +242,11 @@ pub fn words(s: &str) -> Vec<String> {
     out
 }
 
-/// Words that name a movement of money, as whole words.
-const MONEY_WORDS: [&str; 18] = [
-    "pay",
-    "payment",
-    "payments",
-    "payout",
-    "payouts",
-    "charge",
-    "charges",
-    "refund",
-    "refunds",
-    "capture",
-    "captures",
-    "transfer",
-    "transfers",
-    "withdraw",
-    "withdrawal",
-    "withdrawals",
-    "deposit",
-    "deposits",
-];
-
-/// The money word among `words`, if any.
-pub fn money_word(words: &[String]) -> Option<&str> {
+/// The money word among `words`, if any, `money_words` being the configured list.
+pub fn money_word<'w>(words: &'w [String], money_words: &[String]) -> Option<&'w str> {
     words
         .iter()
-        .find(|w| MONEY_WORDS.contains(&w.as_str()))
+        .find(|w| money_words.iter().any(|m| m.eq_ignore_ascii_case(w)))
         .map(String::as_str)
 }
 
@@ -368,9 +346,10 @@ mod more_tests {
             words("post-validateShopperId"),
             ["post", "validate", "shopper", "id"]
         );
-        assert_eq!(money_word(&words("uploadPayload")), None);
+        let money = crate::config::Settings::default().money_words;
+        assert_eq!(money_word(&words("uploadPayload"), &money), None);
         assert_eq!(
-            money_word(&words("/payments/{id}/captures")),
+            money_word(&words("/payments/{id}/captures"), &money),
             Some("payments")
         );
     }

@@ -229,7 +229,7 @@ pub fn schema_properties<'a>(
 /// Why an operation moves money, in words a finding can quote; `None` when it does not.
 /// Names count by their head noun, the last word: `/payments/{id}/refunds` and `createRefund`
 /// move money, `/payment-links` and `payment_intents` are about something else.
-pub fn moves_money(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
+pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> Option<String> {
     let props = body_properties(bundle, op);
     let has = |name: &str| props.iter().any(|p| p.name.eq_ignore_ascii_case(name));
     if has("amount") && has("currency") {
@@ -242,12 +242,12 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
         .find(|s| !s.is_empty() && !s.starts_with('{'));
     if let Some(w) = last_segment
         .and_then(head)
-        .filter(|w| money_word(std::slice::from_ref(w)).is_some())
+        .filter(|w| money_word(std::slice::from_ref(w), &settings.money_words).is_some())
     {
         return Some(format!("path word `{w}`"));
     }
     let w = head(op.operation_id?)?;
-    money_word(std::slice::from_ref(&w))?;
+    money_word(std::slice::from_ref(&w), &settings.money_words)?;
     Some(format!("operationId word `{w}`"))
 }
 

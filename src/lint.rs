@@ -1,13 +1,13 @@
 //! The pipeline for a whole run: discover → load → resolve → model → rules → report.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
-use crate::config::Settings;
+use crate::config::{Config, Level, find_config_file};
 use crate::diagnostic::Diagnostic;
 use crate::discover::{Input, discover};
 use crate::model;
@@ -20,7 +20,15 @@ use crate::source::SourceFile;
 pub struct Options {
     /// Where `$ref`s may lead; defaults to the working directory.
     pub root: Option<PathBuf>,
-    pub settings: Settings,
+    /// One configuration for every file (`--config`, or set by a caller); without it each file
+    /// gets its nearest `.idemlint.yaml`, or the defaults.
+    pub config: Option<Config>,
+    /// `--profile`: wins over a configuration's `extends`.
+    pub profile: Option<String>,
+    /// `--select`: only these rules run (empty: all).
+    pub select: Vec<String>,
+    /// `--ignore`: these rules do not run.
+    pub ignore: Vec<String>,
     /// Leave each document's tree allocated when done with it. Freeing millions of nodes is a
     /// tenth of the run time on a large spec; a process about to exit need not pay it.
     pub skip_teardown: bool,
@@ -133,9 +141,48 @@ pub fn run(
         sources.push((f, true));
     }
 
-    let results: Vec<FileResult> = sources
+    // Each file's configuration, loaded once per configuration file, before the parallel part.
+    let mut configs: Vec<Config> = Vec::new();
+    let mut governed_by: HashMap<Option<PathBuf>, Governed> = HashMap::new();
+    let mut planned = Vec::new();
+    for (source, explicit) in sources {
+        let governed = match &opts.config {
+            Some(_) => Governed::Fixed,
+            None => {
+                let file = source.path.parent().and_then(find_config_file);
+                match governed_by.get(&file) {
+                    Some(g) => *g,
+                    None => {
+                        let g = match load_config(file.as_deref(), &cwd, opts) {
+                            Ok(c) => {
+                                configs.push(c);
+                                Governed::By(configs.len() - 1)
+                            }
+                            Err(errs) => {
+                                errors.extend(errs);
+                                Governed::Broken
+                            }
+                        };
+                        governed_by.insert(file, g);
+                        g
+                    }
+                }
+            }
+        };
+        planned.push((source, explicit, governed));
+    }
+    let jobs: Vec<(SourceFile, bool, &Config)> = planned
+        .into_iter()
+        .filter_map(|(source, explicit, governed)| match governed {
+            Governed::Fixed => opts.config.as_ref().map(|c| (source, explicit, c)),
+            Governed::By(i) => Some((source, explicit, &configs[i])),
+            // Under a broken configuration the settings are unknown: not linted.
+            Governed::Broken => None,
+        })
+        .collect();
+    let results: Vec<FileResult> = jobs
         .into_par_iter()
-        .map(|(source, explicit)| lint_source(source, explicit, &resolve, opts))
+        .map(|(source, explicit, config)| lint_source(source, explicit, &resolve, config, opts))
         .collect();
 
     let mut report = Report::default();
@@ -162,11 +209,48 @@ pub fn run(
     report
 }
 
+/// Which configuration a file is linted with.
+#[derive(Debug, Clone, Copy)]
+enum Governed {
+    /// `Options::config`.
+    Fixed,
+    /// A loaded configuration, by index.
+    By(usize),
+    /// Its configuration file has errors.
+    Broken,
+}
+
+/// The configuration in `file`, or the defaults (with `--profile`) when there is none.
+fn load_config(file: Option<&Path>, cwd: &Path, opts: &Options) -> Result<Config, Vec<FileError>> {
+    let Some(path) = file else {
+        return Config::defaults(cwd.to_path_buf(), opts.profile.as_deref()).map_err(|message| {
+            vec![FileError {
+                file: "--profile".to_string(),
+                line: 1,
+                column: 1,
+                message,
+            }]
+        });
+    };
+    let name = crate::discover::display_name(path.strip_prefix(cwd).unwrap_or(path));
+    Config::load(path, &name, opts.profile.as_deref()).map_err(|errs| {
+        errs.into_iter()
+            .map(|e| FileError {
+                file: e.file,
+                line: e.line,
+                column: e.column,
+                message: format!("configuration: {}", e.message),
+            })
+            .collect()
+    })
+}
+
 /// Lints one root document (and the files its `$ref`s reach).
 fn lint_source(
     source: SourceFile,
     explicit: bool,
     resolve: &ResolveOptions,
+    config: &Config,
     opts: &Options,
 ) -> FileResult {
     let mut result = FileResult::default();
@@ -226,7 +310,7 @@ fn lint_source(
     let cx = Context {
         api: &api,
         bundle: &bundle,
-        settings: &opts.settings,
+        settings: &config.settings,
     };
     let diagnostics = check_all(&cx);
     result.linted = true;
@@ -235,13 +319,28 @@ fn lint_source(
     let mut fingerprints = HashSet::new();
     result.findings = diagnostics
         .into_iter()
+        .filter(|d| selected(d.rule, opts))
         .map(|d| resolve_finding(&bundle, d, &mut fingerprints))
+        .filter_map(|mut f| {
+            match config.level(f.rule, &f.source.path, &f.pointer) {
+                Some(Level::Off) => return None,
+                Some(Level::On(severity)) => f.severity = severity,
+                None => {}
+            }
+            Some(f)
+        })
         .collect();
     drop(api);
     if opts.skip_teardown {
         std::mem::forget(bundle);
     }
     result
+}
+
+/// `--select` and `--ignore`.
+fn selected(rule: &str, opts: &Options) -> bool {
+    (opts.select.is_empty() || opts.select.iter().any(|s| s == rule))
+        && !opts.ignore.iter().any(|s| s == rule)
 }
 
 fn resolve_finding(bundle: &Bundle, d: Diagnostic, fingerprints: &mut HashSet<String>) -> Finding {

@@ -5,7 +5,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use idemlint::config::Settings;
+use idemlint::config::{Config, Settings};
 use idemlint::lint::Options;
 use idemlint::report::Finding;
 
@@ -190,12 +190,11 @@ fn adyen_unkeyed_post_is_reported_once_the_read_only_exemption_is_off() {
     };
     for ext in ["yaml", "json"] {
         let file = corpus.join(format!("adyen/CheckoutService-v72.{ext}"));
+        let mut config = Config::defaults(corpus.clone(), None).unwrap();
+        config.settings.read_only_words = Vec::new();
         let opts = Options {
             root: Some(corpus.clone()),
-            settings: Settings {
-                read_only_words: Vec::new(),
-                ..Settings::default()
-            },
+            config: Some(config),
             ..Options::default()
         };
         let report = common::lint_with(&[file.to_str().unwrap()], &opts);

@@ -18,7 +18,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         // Money movement makes it an error, reported by money-movement-optional-key.
-        if matches!(op.method, Method::Post | Method::Patch) && moves_money(cx.bundle, op).is_some()
+        if matches!(op.method, Method::Post | Method::Patch)
+            && moves_money(cx.bundle, op, cx.settings).is_some()
         {
             continue;
         }

@@ -24,7 +24,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if carriers.iter().any(|c| c.required() != Some(false)) {
             continue;
         }
-        let Some(evidence) = moves_money(cx.bundle, op) else {
+        let Some(evidence) = moves_money(cx.bundle, op, cx.settings) else {
             continue;
         };
         out.push(

@@ -1,5 +1,11 @@
-//! Settings the rules read. Defaults follow ../shared/RULES.md; a configuration file will be able
-//! to change each of them.
+//! Settings the rules read, and the configuration file and profiles that set them. Defaults
+//! follow ../shared/RULES.md (the `ietf` profile).
+
+mod file;
+mod profile;
+
+pub use file::{Config, ConfigError, Level, Override, find_config_file};
+pub use profile::{PROFILES, apply_profile};
 
 /// What counts as an idempotency key and which POSTs are read-only.
 #[derive(Debug, Clone)]
@@ -15,6 +21,9 @@ pub struct Settings {
     pub mismatch_status: String,
     /// Key lifetimes shorter than this are reported (`short-key-ttl`).
     pub min_ttl_seconds: u64,
+    /// Words that, as the head noun of the last path segment or operationId, mean the
+    /// operation moves money.
+    pub money_words: Vec<String>,
 }
 
 impl Default for Settings {
@@ -58,6 +67,26 @@ impl Default for Settings {
             ]),
             mismatch_status: "422".to_string(),
             min_ttl_seconds: 24 * 3600,
+            money_words: strings(&[
+                "pay",
+                "payment",
+                "payments",
+                "payout",
+                "payouts",
+                "charge",
+                "charges",
+                "refund",
+                "refunds",
+                "capture",
+                "captures",
+                "transfer",
+                "transfers",
+                "withdraw",
+                "withdrawal",
+                "withdrawals",
+                "deposit",
+                "deposits",
+            ]),
         }
     }
 }

@@ -1,0 +1,414 @@
+//! `.idemlint.yaml`: read with our own YAML loader, so a mistake is reported at its line and
+//! column, with a did-you-mean for misspelt keys, rule ids and profiles.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+
+use super::{Settings, apply_profile};
+use crate::diagnostic::Severity;
+use crate::heuristics::lifetime;
+use crate::source::{Node, SourceFile, Span};
+use crate::suggest::closest;
+
+/// The names a configuration file may have, looked for in this order.
+pub const CONFIG_NAMES: [&str; 2] = [".idemlint.yaml", ".idemlint.yml"];
+
+const TOP_KEYS: [&str; 9] = [
+    "extends",
+    "rules",
+    "key-headers",
+    "key-fields",
+    "read-only-words",
+    "money-words",
+    "min-ttl",
+    "mismatch-status",
+    "overrides",
+];
+const OVERRIDE_KEYS: [&str; 3] = ["files", "pointer", "rules"];
+
+/// What a configuration sets a rule to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Off,
+    On(Severity),
+}
+
+impl Level {
+    pub fn parse(s: &str) -> Option<Level> {
+        match s {
+            "off" => Some(Level::Off),
+            other => Severity::parse(other).map(Level::On),
+        }
+    }
+}
+
+/// Rule levels for the files matching `files` (globs relative to the configuration's folder),
+/// and within them, when `pointer` is given, for findings under that JSON pointer.
+#[derive(Debug, Clone)]
+pub struct Override {
+    pub files: Option<GlobSet>,
+    pub pointer: Option<String>,
+    pub levels: HashMap<String, Level>,
+}
+
+/// A resolved configuration: a profile, then the file's settings, then its overrides.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The file it came from, if any.
+    pub file: Option<PathBuf>,
+    /// The folder `overrides` globs are relative to.
+    pub dir: PathBuf,
+    pub profile: String,
+    pub settings: Settings,
+    pub levels: HashMap<String, Level>,
+    pub overrides: Vec<Override>,
+}
+
+/// A mistake in a configuration file, where it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfigError {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+}
+
+impl Config {
+    /// The configuration without a file: profile `profile` (default `ietf`).
+    pub fn defaults(dir: PathBuf, profile: Option<&str>) -> Result<Config, String> {
+        let mut config = Config {
+            file: None,
+            dir,
+            profile: profile.unwrap_or("ietf").to_string(),
+            settings: Settings::default(),
+            levels: HashMap::new(),
+            overrides: Vec::new(),
+        };
+        apply_profile(&config.profile, &mut config.settings, &mut config.levels)?;
+        Ok(config)
+    }
+
+    /// Reads `path`; `profile` (from the command line) wins over the file's `extends`.
+    pub fn load(
+        path: &Path,
+        name: &str,
+        profile: Option<&str>,
+    ) -> Result<Config, Vec<ConfigError>> {
+        let source = SourceFile::read(path, name.to_string()).map_err(|e| {
+            vec![ConfigError {
+                file: name.to_string(),
+                line: e.line,
+                column: e.column,
+                message: e.message,
+            }]
+        })?;
+        let mut reader = Reader {
+            source: &source,
+            errors: Vec::new(),
+        };
+        let root = match source.parse() {
+            Ok(loaded) => loaded.root,
+            Err(e) => {
+                reader.error(e.span, e.message);
+                return Err(reader.errors);
+            }
+        };
+        let dir = path
+            .parent()
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        let config = reader.config(&root, dir, profile, path);
+        if reader.errors.is_empty() {
+            Ok(config)
+        } else {
+            Err(reader.errors)
+        }
+    }
+
+    /// The level the configuration gives `rule` for a finding in `file` (absolute) at
+    /// `pointer`; `None` leaves the finding's own severity.
+    pub fn level(&self, rule: &str, file: &Path, pointer: &str) -> Option<Level> {
+        let mut level = self.levels.get(rule).copied();
+        let relative = file.strip_prefix(&self.dir).unwrap_or(file);
+        for o in &self.overrides {
+            let file_matches = o.files.as_ref().is_none_or(|g| g.is_match(relative));
+            let pointer_matches = o.pointer.as_deref().is_none_or(|p| {
+                pointer == p || pointer.starts_with(&format!("{}/", p.trim_end_matches('/')))
+            });
+            if file_matches
+                && pointer_matches
+                && let Some(l) = o.levels.get(rule)
+            {
+                level = Some(*l);
+            }
+        }
+        level
+    }
+}
+
+/// The nearest configuration file at or above `dir`. The search stops at a repository's root
+/// (a folder holding `.git`), so a project never picks up a stranger's configuration.
+pub fn find_config_file(dir: &Path) -> Option<PathBuf> {
+    let mut dir = Some(dir);
+    while let Some(d) = dir {
+        for name in CONFIG_NAMES {
+            let candidate = d.join(name);
+            if candidate.is_file() {
+                return Some(candidate);
+            }
+        }
+        if d.join(".git").exists() {
+            return None;
+        }
+        dir = d.parent();
+    }
+    None
+}
+
+struct Reader<'s> {
+    source: &'s SourceFile,
+    errors: Vec<ConfigError>,
+}
+
+impl Reader<'_> {
+    fn error(&mut self, span: Span, message: String) {
+        let at = self.source.line_col(span.start as usize);
+        self.errors.push(ConfigError {
+            file: self.source.name.clone(),
+            line: at.line,
+            column: at.column,
+            message,
+        });
+    }
+
+    fn unknown(&mut self, what: &str, word: &str, span: Span, known: &[&str]) {
+        let message = match closest(word, known.iter().copied()) {
+            Some(near) => format!("unknown {what} `{word}`; did you mean `{near}`?"),
+            None => format!(
+                "unknown {what} `{word}`; expected one of: {}",
+                known.join(", ")
+            ),
+        };
+        self.error(span, message);
+    }
+
+    fn config(&mut self, root: &Node, dir: PathBuf, profile: Option<&str>, path: &Path) -> Config {
+        let mut config = Config {
+            file: Some(path.to_path_buf()),
+            dir,
+            profile: "ietf".to_string(),
+            settings: Settings::default(),
+            levels: HashMap::new(),
+            overrides: Vec::new(),
+        };
+        let Some(entries) = root.as_map() else {
+            if !root.is_null() {
+                self.error(
+                    root.span,
+                    "the configuration must be a mapping of settings".to_string(),
+                );
+            }
+            return config;
+        };
+        for e in entries {
+            if !TOP_KEYS.contains(&&*e.key.text) {
+                self.unknown("setting", &e.key.text, e.key.span, &TOP_KEYS);
+            }
+        }
+        // The profile first: the file's own settings refine it.
+        let extends = root.get_entry("extends");
+        let name = match (profile, extends) {
+            (Some(p), _) => Some((p.to_string(), None)),
+            (None, Some(e)) => match e.value.as_str() {
+                Some(s) => Some((s.to_string(), Some(e.value.span))),
+                None => {
+                    self.error(e.value.span, "`extends` takes a profile name".to_string());
+                    None
+                }
+            },
+            (None, None) => None,
+        };
+        if let Some((name, span)) = name {
+            match apply_profile(&name, &mut config.settings, &mut config.levels) {
+                Ok(()) => config.profile = name,
+                Err(message) => self.error(span.unwrap_or_default(), message),
+            }
+        }
+        if let Some(rules) = root.get("rules") {
+            let levels = self.levels(rules);
+            config.levels.extend(levels);
+        }
+        let s = &mut config.settings;
+        for (key, target) in [
+            ("key-headers", &mut s.key_headers),
+            ("key-fields", &mut s.key_fields),
+            ("read-only-words", &mut s.read_only_words),
+            ("money-words", &mut s.money_words),
+        ] {
+            if let Some(list) = root.get(key) {
+                match list.as_seq() {
+                    Some(items) => {
+                        let mut words = Vec::new();
+                        for item in items {
+                            match item.scalar_text() {
+                                Some(t) if !t.is_empty() => words.push(t.to_string()),
+                                _ => {
+                                    self.error(item.span, format!("`{key}` lists words (strings)"))
+                                }
+                            }
+                        }
+                        *target = words;
+                    }
+                    None => self.error(
+                        list.span,
+                        format!("`{key}` takes a list, e.g. [{}]", example(key)),
+                    ),
+                }
+            }
+        }
+        if let Some(ttl) = root.get("min-ttl") {
+            let text = ttl.scalar_text().unwrap_or_default();
+            let seconds = text
+                .parse::<u64>()
+                .ok()
+                .or_else(|| lifetime(text).and_then(|l| l.seconds));
+            match seconds {
+                Some(secs) => config.settings.min_ttl_seconds = secs,
+                None => self.error(
+                    ttl.span,
+                    format!("`min-ttl` takes a duration like `24h` or `1 day`, not `{text}`"),
+                ),
+            }
+        }
+        if let Some(status) = root.get("mismatch-status") {
+            match status
+                .scalar_text()
+                .filter(|t| t.len() == 3 && t.bytes().all(|b| b.is_ascii_digit()))
+            {
+                Some(t) => config.settings.mismatch_status = t.to_string(),
+                None => self.error(
+                    status.span,
+                    "`mismatch-status` takes an HTTP status like 422".to_string(),
+                ),
+            }
+        }
+        if let Some(overrides) = root.get("overrides") {
+            match overrides.as_seq() {
+                Some(items) => {
+                    for item in items {
+                        if let Some(o) = self.override_(item) {
+                            config.overrides.push(o);
+                        }
+                    }
+                }
+                None => self.error(
+                    overrides.span,
+                    "`overrides` takes a list of { files, pointer, rules }".to_string(),
+                ),
+            }
+        }
+        config
+    }
+
+    fn levels(&mut self, rules: &Node) -> HashMap<String, Level> {
+        let mut out = HashMap::new();
+        let Some(entries) = rules.as_map() else {
+            self.error(
+                rules.span,
+                "`rules` maps rule ids to off, info, warning or error".to_string(),
+            );
+            return out;
+        };
+        let ids: Vec<&str> = crate::rules::RULES.iter().map(|r| r.id).collect();
+        for e in entries {
+            if !ids.contains(&&*e.key.text) {
+                self.unknown("rule", &e.key.text, e.key.span, &ids);
+                continue;
+            }
+            match e.value.scalar_text().and_then(Level::parse) {
+                Some(level) => {
+                    out.insert(e.key.text.to_string(), level);
+                }
+                None => self.error(
+                    e.value.span,
+                    format!(
+                        "rule `{}` takes off, info, warning or error, not `{}`",
+                        e.key.text,
+                        e.value.scalar_text().unwrap_or("this")
+                    ),
+                ),
+            }
+        }
+        out
+    }
+
+    fn override_(&mut self, item: &Node) -> Option<Override> {
+        let Some(entries) = item.as_map() else {
+            self.error(
+                item.span,
+                "an override is a mapping of files, pointer and rules".to_string(),
+            );
+            return None;
+        };
+        for e in entries {
+            if !OVERRIDE_KEYS.contains(&&*e.key.text) {
+                self.unknown("override setting", &e.key.text, e.key.span, &OVERRIDE_KEYS);
+            }
+        }
+        let files = match item.get("files") {
+            None => None,
+            Some(f) => {
+                let patterns: Vec<&Node> = match f.as_seq() {
+                    Some(items) => items.iter().collect(),
+                    None => vec![f],
+                };
+                let mut builder = GlobSetBuilder::new();
+                for p in patterns {
+                    match p.scalar_text().map(Glob::new) {
+                        Some(Ok(glob)) => {
+                            builder.add(glob);
+                        }
+                        Some(Err(e)) => self.error(p.span, format!("bad glob: {e}")),
+                        None => self.error(p.span, "`files` takes glob patterns".to_string()),
+                    }
+                }
+                builder.build().ok()
+            }
+        };
+        let pointer = match item.get("pointer") {
+            None => None,
+            Some(p) => match p.as_str() {
+                Some(s) if s.starts_with('/') => Some(s.to_string()),
+                _ => {
+                    self.error(
+                        p.span,
+                        "`pointer` takes a JSON pointer like `/paths/~1legacy`".to_string(),
+                    );
+                    None
+                }
+            },
+        };
+        let levels = match item.get("rules") {
+            Some(r) => self.levels(r),
+            None => {
+                self.error(item.span, "an override needs `rules`".to_string());
+                HashMap::new()
+            }
+        };
+        Some(Override {
+            files,
+            pointer,
+            levels,
+        })
+    }
+}
+
+fn example(key: &str) -> &'static str {
+    match key {
+        "key-headers" => "Idempotency-Key",
+        "key-fields" => "idempotency_key",
+        "read-only-words" => "search, validate",
+        _ => "payment, refund",
+    }
+}

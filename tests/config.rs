@@ -1,0 +1,194 @@
+//! `.idemlint.yaml`, profiles, `--select`/`--ignore`: what a team tunes, and the errors it gets
+//! when it mistypes.
+
+use assert_cmd::Command;
+
+const SPEC: &str = "\
+openapi: 3.1.0
+info: {title: Shop, version: '1'}
+paths:
+  /orders:
+    post:
+      parameters:
+        - {name: Idempotency-Key, in: header, schema: {type: string, maxLength: 64, format: uuid}, description: Kept 24 hours.}
+      responses:
+        '201': {description: Created}
+        '400': {description: Bad request}
+        '409': {description: In progress, headers: {Retry-After: {schema: {type: integer}}}}
+        '422': {description: Reused with a different payload}
+  /legacy/carts:
+    post:
+      responses:
+        '201': {description: Created}
+";
+
+/// A temporary project holding `api.yaml` and, when given, `.idemlint.yaml`.
+fn project(config: Option<&str>) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("api.yaml"), SPEC).unwrap();
+    if let Some(c) = config {
+        std::fs::write(dir.path().join(".idemlint.yaml"), c).unwrap();
+    }
+    dir
+}
+
+fn run(dir: &tempfile::TempDir, args: &[&str]) -> (i32, String, String) {
+    let out = Command::cargo_bin("idemlint")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["check", "api.yaml", "--format", "concise"])
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn rules_in(out: &str) -> Vec<String> {
+    out.lines()
+        .filter_map(|l| Some(l.split_once('[')?.1.split_once(']')?.0.to_string()))
+        .collect()
+}
+
+#[test]
+fn defaults_without_a_configuration() {
+    let dir = project(None);
+    let (code, out, _) = run(&dir, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(
+        rules_in(&out),
+        ["idempotency-key-optional", "missing-idempotency-key"],
+        "{out}"
+    );
+}
+
+#[test]
+fn rule_levels_turn_rules_off_and_change_severity() {
+    let dir = project(Some(
+        "rules:\n  idempotency-key-optional: off\n  missing-idempotency-key: warning\n",
+    ));
+    let (code, out, _) = run(&dir, &[]);
+    assert_eq!(code, 0, "a warning does not fail by default: {out}");
+    assert!(
+        out.starts_with("api.yaml:14:5: warning[missing-idempotency-key]"),
+        "{out}"
+    );
+    assert_eq!(rules_in(&out), ["missing-idempotency-key"]);
+}
+
+#[test]
+fn a_mistyped_rule_id_is_an_error_at_its_line_and_column_with_the_closest_id() {
+    let dir = project(Some(
+        "# team settings\nrules:\n  idempotency-key-optional: off\n  missing-idempotency-keys: warning\n",
+    ));
+    let (code, out, _) = run(&dir, &[]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains(".idemlint.yaml:4:3: error[input] configuration: unknown rule `missing-idempotency-keys`; did you mean `missing-idempotency-key`?"),
+        "{out}"
+    );
+    assert!(
+        out.contains("in 0 files"),
+        "files under a broken configuration are not linted: {out}"
+    );
+}
+
+#[test]
+fn unknown_settings_and_bad_values_are_errors_with_positions() {
+    let dir = project(Some(
+        "extend: stripe\nrules:\n  unprotected-patch: loud\nmin-ttl: soon\n",
+    ));
+    let (code, out, _) = run(&dir, &[]);
+    assert_eq!(code, 2);
+    assert!(out.contains(".idemlint.yaml:1:1: error[input] configuration: unknown setting `extend`; did you mean `extends`?"), "{out}");
+    assert!(out.contains(".idemlint.yaml:3:22: error[input] configuration: rule `unprotected-patch` takes off, info, warning or error, not `loud`"), "{out}");
+    assert!(out.contains(".idemlint.yaml:4:10: error[input] configuration: `min-ttl` takes a duration like `24h` or `1 day`, not `soon`"), "{out}");
+}
+
+#[test]
+fn profiles_change_carriers_and_what_is_worth_a_word() {
+    // Stripe style: optional keys are normal.
+    let dir = project(Some("extends: stripe\n"));
+    let (_, out, _) = run(&dir, &[]);
+    assert_eq!(rules_in(&out), ["missing-idempotency-key"], "{out}");
+    // Google AIP-155: the key is a body `request_id`; this header is no key at all.
+    let (_, out, _) = run(&dir, &["--profile", "google-aip"]);
+    assert_eq!(
+        rules_in(&out),
+        ["missing-idempotency-key", "missing-idempotency-key"],
+        "{out}"
+    );
+    let (code, out, _) = run(&dir, &["--profile", "stripes"]);
+    assert_eq!(code, 2);
+    assert!(
+        out.contains("unknown profile `stripes`; did you mean `stripe`?"),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_unknown_profile_on_the_command_line_is_an_error() {
+    let dir = project(None);
+    let (code, out, _) = run(&dir, &["--profile", "googel-aip"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains("unknown profile `googel-aip`; did you mean `google-aip`?"),
+        "{out}"
+    );
+}
+
+#[test]
+fn overrides_apply_by_file_glob_and_pointer() {
+    let dir = project(Some(
+        "overrides:\n  - files: ['*.yaml']\n    pointer: /paths/~1legacy~1carts\n    rules: {missing-idempotency-key: off}\n",
+    ));
+    let (code, out, _) = run(&dir, &[]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(rules_in(&out), ["idempotency-key-optional"], "{out}");
+    // A pointer elsewhere leaves it alone.
+    let dir = project(Some(
+        "overrides:\n  - pointer: /paths/~1orders\n    rules: {missing-idempotency-key: off}\n",
+    ));
+    let (_, out, _) = run(&dir, &[]);
+    assert!(
+        rules_in(&out).contains(&"missing-idempotency-key".to_string()),
+        "{out}"
+    );
+}
+
+#[test]
+fn select_and_ignore() {
+    let dir = project(None);
+    let (_, out, _) = run(&dir, &["--select", "idempotency-key-optional"]);
+    assert_eq!(rules_in(&out), ["idempotency-key-optional"]);
+    let (_, out, _) = run(
+        &dir,
+        &[
+            "--ignore",
+            "idempotency-key-optional,missing-idempotency-key",
+        ],
+    );
+    assert!(rules_in(&out).is_empty(), "{out}");
+    let (code, _, err) = run(&dir, &["--select", "missing-idempotency"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("unknown rule `missing-idempotency`; did you mean `missing-idempotency-key`?"),
+        "{err}"
+    );
+}
+
+#[test]
+fn config_flag_names_one_file_for_every_input() {
+    let dir = project(None);
+    std::fs::write(
+        dir.path().join("strict.yaml"),
+        "rules: {idempotency-key-optional: error}\n",
+    )
+    .unwrap();
+    let (code, out, _) = run(&dir, &["--config", "strict.yaml"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("error[idempotency-key-optional]"), "{out}");
+}
