@@ -14,3 +14,4 @@ pub mod resolve;
 pub mod rules;
 pub mod source;
 pub mod suggest;
+pub mod suppress;

@@ -11,7 +11,11 @@ use crate::config::{Config, Level, find_config_file};
 use crate::diagnostic::Diagnostic;
 use crate::discover::{Input, discover};
 use crate::model;
-use crate::report::{Finding, Report, ResolvedLabel, printable};
+use crate::report::{Finding, Report, ResolvedLabel, Suppressed, SuppressionKind, printable};
+use crate::suppress::{self, Suppressions};
+
+/// The rule that reports suppressions that silence nothing.
+const UNUSED: &str = "unused-suppression";
 use crate::resolve::{Bundle, FileError, Location, ResolveOptions, normalize, pointer_to};
 use crate::rules::{Context, check_all};
 use crate::source::SourceFile;
@@ -38,6 +42,7 @@ pub struct Options {
 #[derive(Default)]
 struct FileResult {
     findings: Vec<Finding>,
+    suppressed: Vec<Suppressed>,
     errors: Vec<FileError>,
     linted: bool,
     operations: usize,
@@ -187,6 +192,9 @@ pub fn run(
 
     let mut report = Report::default();
     let mut seen = HashSet::new();
+    for r in &results {
+        report.suppressed.extend(r.suppressed.iter().cloned());
+    }
     for r in results {
         report.files += usize::from(r.linted);
         report.operations += r.operations;
@@ -317,19 +325,40 @@ fn lint_source(
     result.operations = api.operations.len();
     result.errors = bundle.errors.clone();
     let mut fingerprints = HashSet::new();
-    result.findings = diagnostics
-        .into_iter()
-        .filter(|d| selected(d.rule, opts))
-        .map(|d| resolve_finding(&bundle, d, &mut fingerprints))
-        .filter_map(|mut f| {
-            match config.level(f.rule, &f.source.path, &f.pointer) {
-                Some(Level::Off) => return None,
-                Some(Level::On(severity)) => f.severity = severity,
-                None => {}
-            }
-            Some(f)
-        })
-        .collect();
+    let mut suppressions = Suppressions::collect(&bundle);
+    let levelled = |d: Diagnostic, fingerprints: &mut HashSet<String>| {
+        if !selected(d.rule, opts) {
+            return None;
+        }
+        let mut f = resolve_finding(&bundle, d, fingerprints);
+        match config.level(f.rule, &f.source.path, &f.pointer) {
+            Some(Level::Off) => return None,
+            Some(Level::On(severity)) => f.severity = severity,
+            None => {}
+        }
+        Some(f)
+    };
+    for d in diagnostics {
+        let Some(f) = levelled(d, &mut fingerprints) else {
+            continue;
+        };
+        let silenced =
+            suppress::file_of(&bundle, &f).and_then(|file| suppressions.silence(file, &f));
+        match silenced {
+            Some(reason) => result.suppressed.push(Suppressed {
+                finding: f,
+                kind: SuppressionKind::InSource,
+                reason,
+            }),
+            None => result.findings.push(f),
+        }
+    }
+    for (at, message) in suppressions.unused() {
+        let d = cx.diagnostic(crate::rules::find(UNUSED).expect("registered"), at, message);
+        if let Some(f) = levelled(d, &mut fingerprints) {
+            result.findings.push(f);
+        }
+    }
     drop(api);
     if opts.skip_teardown {
         std::mem::forget(bundle);

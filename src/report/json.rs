@@ -55,6 +55,7 @@ struct Summary {
     operations: usize,
     findings: usize,
     errors: usize,
+    suppressed: usize,
 }
 
 pub fn render(report: &Report) -> String {
@@ -100,6 +101,7 @@ pub fn render(report: &Report) -> String {
             operations: report.operations,
             findings: report.findings.len(),
             errors: report.errors.len(),
+            suppressed: report.suppressed.len(),
         },
     };
     let mut out = serde_json::to_string_pretty(&json).expect("report serialises");

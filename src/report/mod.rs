@@ -43,6 +43,22 @@ pub struct Finding {
     pub span: Span,
 }
 
+/// A silenced finding and what silenced it.
+#[derive(Debug, Clone)]
+pub struct Suppressed {
+    pub finding: Finding,
+    pub kind: SuppressionKind,
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SuppressionKind {
+    /// `x-idemlint-ignore` or an `# idemlint-ignore` comment.
+    InSource,
+    /// Listed in the `--baseline` file.
+    Baseline,
+}
+
 #[derive(Debug, Clone)]
 pub struct ResolvedLabel {
     pub file: String,
@@ -58,6 +74,9 @@ pub struct ResolvedLabel {
 #[derive(Debug, Default)]
 pub struct Report {
     pub findings: Vec<Finding>,
+    /// Findings silenced in the spec or by a baseline: not shown, but counted (and, in SARIF,
+    /// reported as suppressed).
+    pub suppressed: Vec<Suppressed>,
     pub errors: Vec<FileError>,
     pub files: usize,
     pub operations: usize,
@@ -146,6 +165,9 @@ pub fn summary_line(report: &Report) -> String {
             plural(report.operations, "operation")
         )
     };
+    if !report.suppressed.is_empty() {
+        line.push_str(&format!(" {} suppressed.", report.suppressed.len()));
+    }
     if !report.errors.is_empty() {
         line.push_str(&format!(
             " {} could not be linted.",

@@ -27,6 +27,7 @@ mod short_key_ttl;
 mod undocumented_key_ttl;
 mod unprotected_patch;
 mod unresolved_ref;
+mod unused_suppression;
 
 use std::sync::LazyLock;
 
@@ -71,6 +72,7 @@ pub static RULES: &[Rule] = &[
     repeatability_headers_incomplete::RULE,
     unresolved_ref::RULE,
     duplicate_key::RULE,
+    unused_suppression::RULE,
 ];
 
 /// What a rule sees.

@@ -1,0 +1,15 @@
+//! `unused-suppression`: an `x-idemlint-ignore` or `# idemlint-ignore` that silences nothing.
+//!
+//! Found while suppressions are applied (`src/suppress.rs`), after every other rule has run, so
+//! the check here has nothing to do.
+
+use super::{Context, Rule};
+use crate::diagnostic::Diagnostic;
+
+pub const RULE: Rule = Rule {
+    id: "unused-suppression",
+    doc: include_str!("../../rules/unused-suppression.md"),
+    check,
+};
+
+fn check(_: &Context<'_>, _: &mut Vec<Diagnostic>) {}

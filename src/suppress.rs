@@ -1,0 +1,216 @@
+//! Suppressions written in the spec: an `x-idemlint-ignore` extension on any object (a list of
+//! rule ids, or a map of rule id → reason) silences those rules in that object; a YAML comment
+//! `# idemlint-ignore <rule-id>[, <rule-id>]: <reason>` silences them on its line, or, alone on
+//! its line, on the next one. A suppression that silences nothing is itself reported.
+
+use std::sync::{Arc, LazyLock};
+
+use regex::Regex;
+
+use crate::report::Finding;
+use crate::resolve::{Bundle, FileId, Location};
+use crate::source::{Format, Node, Span, Value};
+
+pub const EXTENSION: &str = "x-idemlint-ignore";
+
+/// One rule id named by a suppression.
+#[derive(Debug, Clone)]
+pub struct Named {
+    pub rule: String,
+    /// Where the id is written.
+    pub at: Location,
+    pub used: bool,
+}
+
+#[derive(Debug, Clone)]
+enum Scope {
+    /// The object holding the extension, and the key it is the value of (`post:`), since
+    /// operation findings point at that key.
+    Object { object: Span, key: Option<Span> },
+    /// Findings that start on this 1-based line.
+    Line(u32),
+}
+
+#[derive(Debug, Clone)]
+struct Suppression {
+    file: FileId,
+    scope: Scope,
+    names: Vec<Named>,
+    reason: Option<String>,
+}
+
+/// Every suppression in a bundle's files.
+#[derive(Debug, Default)]
+pub struct Suppressions {
+    list: Vec<Suppression>,
+}
+
+static COMMENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?m)(?:^|[ \t])#[ \t]*idemlint-ignore[ \t]+([A-Za-z0-9_, \t-]+?)[ \t]*(?::[ \t]*(.*?))?[ \t]*\r?$")
+        .expect("valid regex")
+});
+
+impl Suppressions {
+    pub fn collect(bundle: &Bundle) -> Suppressions {
+        let mut list = Vec::new();
+        for (i, file) in bundle.files.iter().enumerate() {
+            let id = FileId(i as u32);
+            walk(&file.root, None, id, &mut list);
+            if file.source.format == Format::Yaml {
+                comments(&file.source.text, &file.source, id, &mut list);
+            }
+        }
+        Suppressions { list }
+    }
+
+    /// Why `f` (in `file` of the bundle) is silenced, if it is; marks the suppression used.
+    pub fn silence(&mut self, file: FileId, f: &Finding) -> Option<Option<String>> {
+        for s in &mut self.list {
+            if s.file != file {
+                continue;
+            }
+            let covers = match s.scope {
+                Scope::Object { object, key } => {
+                    object.contains(f.span) || key.is_some_and(|k| k.start == f.span.start)
+                }
+                Scope::Line(line) => line == f.line,
+            };
+            if !covers {
+                continue;
+            }
+            if let Some(n) = s.names.iter_mut().find(|n| n.rule == f.rule) {
+                n.used = true;
+                return Some(s.reason.clone());
+            }
+        }
+        None
+    }
+
+    /// The rule ids that silenced nothing, with the reason they are reported.
+    pub fn unused(&self) -> Vec<(Location, String)> {
+        let ids: Vec<&str> = crate::rules::RULES.iter().map(|r| r.id).collect();
+        let mut out = Vec::new();
+        for s in &self.list {
+            for n in s.names.iter().filter(|n| !n.used) {
+                let message = if ids.contains(&n.rule.as_str()) {
+                    format!(
+                        "suppression of `{}` silences nothing here: remove it",
+                        n.rule
+                    )
+                } else {
+                    match crate::suggest::closest(&n.rule, ids.iter().copied()) {
+                        Some(near) => format!(
+                            "suppression names unknown rule `{}`; did you mean `{near}`?",
+                            n.rule
+                        ),
+                        None => format!("suppression names unknown rule `{}`", n.rule),
+                    }
+                };
+                out.push((n.at, message));
+            }
+        }
+        out
+    }
+}
+
+/// The file of a finding within its bundle.
+pub fn file_of(bundle: &Bundle, f: &Finding) -> Option<FileId> {
+    bundle
+        .files
+        .iter()
+        .position(|b| Arc::ptr_eq(&b.source, &f.source))
+        .map(|i| FileId(i as u32))
+}
+
+fn walk(node: &Node, key: Option<Span>, file: FileId, out: &mut Vec<Suppression>) {
+    match &node.value {
+        Value::Map(entries) => {
+            if let Some(e) = entries.iter().find(|e| &*e.key.text == EXTENSION) {
+                let mut names = Vec::new();
+                let mut reason = None;
+                match &e.value.value {
+                    Value::Seq(items) => {
+                        for item in items {
+                            if let Some(rule) = item.scalar_text() {
+                                names.push(named(rule, item.span, file));
+                            }
+                        }
+                    }
+                    Value::Map(pairs) => {
+                        for p in pairs {
+                            names.push(named(&p.key.text, p.key.span, file));
+                            reason = p.value.scalar_text().map(str::to_string).or(reason);
+                        }
+                    }
+                    Value::Scalar(s) => {
+                        for rule in s.text.split(',').map(str::trim).filter(|r| !r.is_empty()) {
+                            names.push(named(rule, e.value.span, file));
+                        }
+                    }
+                }
+                out.push(Suppression {
+                    file,
+                    scope: Scope::Object {
+                        object: node.span,
+                        key,
+                    },
+                    names,
+                    reason,
+                });
+            }
+            for e in entries {
+                walk(&e.value, Some(e.key.span), file, out);
+            }
+        }
+        Value::Seq(items) => items.iter().for_each(|i| walk(i, None, file, out)),
+        Value::Scalar(_) => {}
+    }
+}
+
+fn named(rule: &str, span: Span, file: FileId) -> Named {
+    Named {
+        rule: rule.to_string(),
+        at: Location { file, span },
+        used: false,
+    }
+}
+
+fn comments(
+    text: &str,
+    source: &crate::source::SourceFile,
+    file: FileId,
+    out: &mut Vec<Suppression>,
+) {
+    if !text.contains("idemlint-ignore") {
+        return;
+    }
+    for c in COMMENT.captures_iter(text) {
+        let whole = c.get(0).expect("match");
+        let hash = whole.start() + whole.as_str().find('#').unwrap_or(0);
+        let at = source.line_col(hash);
+        let line_start = source.lines.line_start(at.line as usize - 1);
+        // Alone on its line, it speaks of the next line; after code, of its own.
+        let alone = text[line_start..hash].trim().is_empty();
+        let line = if alone { at.line + 1 } else { at.line };
+        let ids = c.get(1).expect("group");
+        let mut names = Vec::new();
+        let mut offset = ids.start();
+        for part in ids.as_str().split(',') {
+            let rule = part.trim();
+            if !rule.is_empty() {
+                let start = offset + part.find(rule).unwrap_or(0);
+                names.push(named(rule, Span::new(start, start + rule.len()), file));
+            }
+            offset += part.len() + 1;
+        }
+        out.push(Suppression {
+            file,
+            scope: Scope::Line(line),
+            names,
+            reason: c
+                .get(2)
+                .map(|r| r.as_str().to_string())
+                .filter(|r| !r.is_empty()),
+        });
+    }
+}
