@@ -82,6 +82,14 @@ pub struct CheckArgs {
     /// Not these rules (comma-separated, repeatable).
     #[arg(long, value_name = "RULES", value_delimiter = ',')]
     pub ignore: Vec<String>,
+
+    /// Report only findings that are not in this baseline file.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+
+    /// Record the current findings in FILE as a baseline (then exit 0 unless an input failed).
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
+    pub write_baseline: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -219,6 +227,33 @@ fn check(args: CheckArgs) -> u8 {
             .read_to_end(&mut buf)?;
         Ok(buf)
     });
+    let mut report = report;
+    if let Some(path) = &args.write_baseline {
+        if let Err(e) = crate::baseline::write(path, &report) {
+            eprintln!("error: cannot write baseline {}: {e}", path.display());
+            return EXIT_ERROR;
+        }
+        eprintln!(
+            "Wrote {} finding{} to the baseline {}.",
+            report.findings.len(),
+            if report.findings.len() == 1 { "" } else { "s" },
+            path.display()
+        );
+        return if report.errors.is_empty() {
+            EXIT_OK
+        } else {
+            EXIT_ERROR
+        };
+    }
+    if let Some(path) = &args.baseline {
+        match crate::baseline::load(path) {
+            Ok(known) => crate::baseline::apply(&mut report, &known),
+            Err(e) => {
+                eprintln!("error: baseline {}: {e}", path.display());
+                return EXIT_ERROR;
+            }
+        }
+    }
     let color = use_color(args.color);
     let width = terminal_width();
     let text = report::render(&report, args.format, &RenderOptions { color, width });

@@ -1,5 +1,6 @@
 //! idemlint: finds the operations of an OpenAPI description that are unsafe to retry.
 
+pub mod baseline;
 pub mod cli;
 pub mod config;
 pub mod diagnostic;
