@@ -192,3 +192,24 @@ fn config_flag_names_one_file_for_every_input() {
     assert_eq!(code, 1);
     assert!(out.contains("error[idempotency-key-optional]"), "{out}");
 }
+
+#[test]
+fn the_readme_example_configuration_loads() {
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let after = &readme[readme
+        .find("A complete example:")
+        .expect("README has the example")..];
+    let start = after.find("```yaml\n").unwrap() + "```yaml\n".len();
+    let end = after[start..].find("```").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(".idemlint.yaml");
+    std::fs::write(&path, &after[start..start + end]).unwrap();
+    let config = idemlint::config::Config::load(&path, ".idemlint.yaml", None).expect("loads");
+    assert_eq!(config.profile, "stripe");
+    assert_eq!(
+        config.settings.key_headers,
+        ["Idempotency-Key", "X-Request-Key"]
+    );
+    assert_eq!(config.settings.min_ttl_seconds, 24 * 3600);
+    assert_eq!(config.overrides.len(), 2);
+}
