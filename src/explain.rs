@@ -106,6 +106,10 @@ pub fn explain(m: &RuleMeta, color: bool) -> String {
             out.push('\n');
         }
     }
+    // Headings add their own spacing: never more than one blank line in a row.
+    while out.contains("\n\n\n") {
+        out = out.replace("\n\n\n", "\n\n");
+    }
     out
 }
 

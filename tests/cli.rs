@@ -319,3 +319,49 @@ fn flow_style_yaml_is_found_in_directories_and_read_from_stdin() {
     assert_eq!(code, 1, "{out}");
     assert!(out.starts_with("<stdin>:1:"), "{out}");
 }
+
+#[test]
+fn rules_lists_every_rule_and_explain_shows_one() {
+    let (code, out) = stdout(idemlint().args(["rules"]));
+    assert_eq!(code, 0);
+    assert!(out.starts_with("id "), "{out}");
+    assert_eq!(
+        out.lines().count(),
+        idemlint::rules::RULES.len() + 1,
+        "{out}"
+    );
+    assert!(
+        out.contains("missing-idempotency-key           error     retry-safety"),
+        "{out}"
+    );
+    let (code, out) = stdout(idemlint().args(["rules", "--format", "json"]));
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), idemlint::rules::RULES.len());
+    assert_eq!(v[0]["id"], "missing-idempotency-key");
+    assert_eq!(v[0]["severity"], "error");
+    let (code, out) = stdout(idemlint().args(["explain", "conflict-without-retry-after"]));
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("conflict-without-retry-after (warning, concurrency, since 0.1.0)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("WHAT IT CHECKS") && out.contains("HOW TO FIX"),
+        "{out}"
+    );
+    assert!(!out.contains("\n\n\n") && !out.contains("```"), "{out}");
+}
+
+#[test]
+fn explain_an_unknown_rule_suggests_the_closest() {
+    let out = idemlint()
+        .args(["explain", "conflict-without-retry"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "error: unknown rule `conflict-without-retry`; did you mean `conflict-without-retry-after`?"
+    );
+}
