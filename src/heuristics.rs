@@ -93,18 +93,15 @@ pub fn relative_change(properties: &[Property<'_>]) -> Option<Evidence> {
             } else {
                 relative_kind
             };
-            let values = p
-                .schema
-                .node
-                .get("enum")
-                .map(Node::items)
-                .unwrap_or(&[])
+            let enum_values = p.schema.node.get("enum").map(Node::items).unwrap_or(&[]);
+            let values = enum_values
                 .iter()
-                .chain(p.schema.node.get("const"));
-            for v in values {
+                .map(|v| ("enum value", v))
+                .chain(p.schema.node.get("const").map(|v| ("const", v)));
+            for (kind, v) in values {
                 if let Some(text) = v.as_str().filter(|t| relative(t)) {
                     return Some(Evidence {
-                        what: format!("enum value `{text}` of `{}`", p.name),
+                        what: format!("{kind} `{text}` of `{}`", p.name),
                         at: Location {
                             file: p.schema.file,
                             span: v.span,

@@ -40,9 +40,11 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     if keyed.len() < 2 {
         return;
     }
+    // Names compare without case (header names have none) and without the carrier's kind: a
+    // header and an `x-idempotency` key both called `Idempotency-Key` are the same key.
     let names: Vec<String> = keyed
         .iter()
-        .map(|(_, c)| c.describe().to_ascii_lowercase())
+        .map(|(_, c)| c.name().to_ascii_lowercase())
         .collect();
     let Some((usual, count)) = majority(&names) else {
         return;
