@@ -78,9 +78,11 @@ pub fn relative_kind(value: &str) -> bool {
 const VERB_FIELDS: [&str; 3] = ["action", "op", "operation"];
 
 /// The first sign, among a body's top-level properties, that it describes a relative change.
-pub fn relative_change(properties: &[Property<'_>]) -> Option<Evidence> {
+/// With `verbs_only`, only an explicit verb (`action: increment`) counts: in a body that
+/// creates something, `add_invoice_items` names what the new thing starts with.
+pub fn relative_change(properties: &[Property<'_>], verbs_only: bool) -> Option<Evidence> {
     for p in properties {
-        if relative_property_name(p.name) {
+        if !verbs_only && relative_property_name(p.name) {
             return Some(Evidence {
                 what: format!("property `{}`", p.name),
                 at: p.key,

@@ -62,7 +62,10 @@ impl<'a> KeyCarrier<'a> {
     pub fn describe(&self) -> String {
         match self {
             KeyCarrier::Header(p) => format!("header `{}`", p.name),
-            KeyCarrier::BodyField(p) => format!("body field `{}`", p.name),
+            KeyCarrier::BodyField(p) => match p.parent {
+                Some(parent) => format!("body field `{}` (in `{parent}`)", p.name),
+                None => format!("body field `{}`", p.name),
+            },
             KeyCarrier::Extension { key, .. } => format!("`x-idempotency` key `{key}`"),
         }
     }
@@ -103,12 +106,43 @@ pub fn key_carriers<'a>(
         })
         .map(KeyCarrier::Header)
         .collect();
+    let is_key = |p: &Property<'_>| settings.key_fields.iter().any(|f| f == p.name);
+    let top = body_properties(bundle, op);
     out.extend(
-        body_properties(bundle, op)
-            .into_iter()
-            .filter(|p| settings.key_fields.iter().any(|f| f == p.name))
+        top.iter()
+            .filter(|p| is_key(p))
+            .cloned()
             .map(KeyCarrier::BodyField),
     );
+    // One level down, when nothing else carries a key: the JSON part of a multipart body
+    // (Square's `request`), or each item of a bulk request (`items: [{idempotency_key}]`,
+    // `values: {<id>: {idempotency_key}}`). A key inside plain nested data (`metadata`) is not.
+    if out.is_empty() {
+        let multipart = op.request_body.as_ref().is_some_and(|b| {
+            b.content
+                .iter()
+                .any(|m| crate::model::media_essence(m.media_type).starts_with("multipart/"))
+        });
+        for parent in &top {
+            let part = multipart.then_some(parent.schema);
+            let mut inner = Vec::new();
+            for container in [
+                part,
+                parent.schema.get("items"),
+                parent.schema.get("additionalProperties"),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                schema_properties(bundle, container, MAX_COMPOSITION_DEPTH, &mut inner);
+            }
+            if let Some(mut p) = inner.into_iter().find(|p| is_key(p)) {
+                p.parent = Some(parent.name);
+                out.push(KeyCarrier::BodyField(p));
+                break;
+            }
+        }
+    }
     // A policy without `key` (`{ ttl: 24h }`) documents behaviour but names no key.
     if let Some(Declared::Policy(at)) = declared(bundle, op)
         && let Some(key) = at.node.get("key").and_then(Node::scalar_text)
@@ -124,9 +158,10 @@ pub fn has_if_match(op: &Operation<'_>) -> bool {
     op.header_param("If-Match").is_some()
 }
 
-/// A POST that only reads, judged by the words of its last literal path segment (or webhook
-/// name) and its operationId.
-pub fn read_only_word<'s>(op: &Operation<'_>, settings: &'s Settings) -> Option<&'s str> {
+/// Why a POST only reads, if it does: a read-only word in its last literal path segment (or
+/// webhook name) or operationId, or a summary that opens with a reading verb. Words match by
+/// stem, so `calculate` also finds `/tax/calculations`.
+pub fn read_only_word(op: &Operation<'_>, settings: &Settings) -> Option<String> {
     let last = op
         .path
         .rsplit('/')
@@ -134,14 +169,49 @@ pub fn read_only_word<'s>(op: &Operation<'_>, settings: &'s Settings) -> Option<
         .unwrap_or("")
         .to_ascii_lowercase();
     let id = op.operation_id.unwrap_or("").to_ascii_lowercase();
-    settings
-        .read_only_words
+    let by_name = settings.read_only_words.iter().find(|w| {
+        let w = w.to_ascii_lowercase();
+        let stem = w.strip_suffix('e').filter(|s| s.len() >= 5).unwrap_or(&w);
+        last.contains(stem) || id.contains(stem)
+    });
+    // `create_from_calculation` creates, whatever else it mentions.
+    let creates = |s: &str| words(s).iter().any(|w| w == "create");
+    if let Some(w) = by_name.filter(|_| !creates(&last) && !creates(&id)) {
+        return Some(w.clone());
+    }
+    let summary = op.node.node.get("summary").and_then(Node::as_str)?;
+    let first = words(summary).into_iter().next()?;
+    let verb = first.strip_suffix('s').unwrap_or(&first);
+    let reads = settings
+        .reading_verbs
         .iter()
-        .find(|w| {
-            let w = w.to_ascii_lowercase();
-            last.contains(&w) || id.contains(&w)
-        })
-        .map(String::as_str)
+        .any(|w| w.eq_ignore_ascii_case(verb))
+        || settings
+            .read_only_words
+            .iter()
+            .any(|w| w.eq_ignore_ascii_case(verb));
+    reads.then(|| {
+        format!(
+            "summary \"{}\"",
+            summary
+                .split_whitespace()
+                .take(4)
+                .collect::<Vec<_>>()
+                .join(" ")
+        )
+    })
+}
+
+/// Whether an operation's duplicates can matter: POST and PATCH, unless a POST only reads or
+/// the operation says `x-idempotency: false`. PUT and DELETE are idempotent by method.
+pub fn unsafe_to_repeat(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> bool {
+    use crate::model::Method;
+    let by_method = match op.method {
+        Method::Post => read_only_word(op, settings).is_none(),
+        Method::Patch => true,
+        _ => false,
+    };
+    by_method && !matches!(declared(bundle, op), Some(Declared::NotNeeded))
 }
 
 /// A top-level property of a request body.
@@ -154,6 +224,8 @@ pub struct Property<'a> {
     pub schema: At<'a>,
     /// Listed in its object's `required` (a required form parameter in Swagger 2.0).
     pub required: bool,
+    /// For a key one level down (a multipart part, a bulk item), the top-level property holding it.
+    pub parent: Option<&'a str>,
 }
 
 /// How deep `allOf`/`oneOf`/`anyOf` composition is followed for top-level properties.
@@ -172,6 +244,7 @@ pub fn body_properties<'a>(bundle: &'a Bundle, op: &Operation<'a>) -> Vec<Proper
             key: field.node.key_location("name").unwrap_or(field.declared),
             schema: field.node,
             required: field.required,
+            parent: None,
         });
     }
     let mut seen_schemas = Vec::new();
@@ -200,6 +273,7 @@ pub fn schema_properties<'a>(
         for e in props.entries() {
             out.push(Property {
                 required: required.iter().any(|r| r.as_str() == Some(&*e.key.text)),
+                parent: None,
                 name: &e.key.text,
                 key: Location {
                     file: schema.file,

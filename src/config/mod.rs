@@ -17,6 +17,8 @@ pub struct Settings {
     /// Words that, found in a POST's last path segment or operationId, mark it read-only.
     /// RULES.md's list plus `retrieve`, for batch reads such as Square's `bulk-retrieve`.
     pub read_only_words: Vec<String>,
+    /// Verbs that, opening an operation's summary ("Get a list of ..."), mark a POST read-only.
+    pub reading_verbs: Vec<String>,
     /// The status a key reused with a different payload gets (the profile decides; IETF: 422).
     pub mismatch_status: String,
     /// Key lifetimes shorter than this are reported (`short-key-ttl`).
@@ -64,6 +66,9 @@ impl Default for Settings {
                 "token",
                 "login",
                 "graphql",
+            ]),
+            reading_verbs: strings(&[
+                "get", "list", "fetch", "check", "read", "find", "show", "describe",
             ]),
             mismatch_status: "422".to_string(),
             min_ttl_seconds: 24 * 3600,

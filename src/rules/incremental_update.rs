@@ -3,7 +3,7 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::heuristics::{Evidence, relative_change, relative_wording};
+use crate::heuristics::{Evidence, relative_change, relative_wording, words};
 use crate::idempotency::{Declared, body_properties, declared, has_if_match, key_carriers};
 use crate::model::{Method, Operation};
 use crate::resolve::Bundle;
@@ -50,10 +50,15 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Evidence from the body's properties, then from the body schema's own description.
+/// Evidence from the body's properties, then from the body schema's own description. A POST
+/// that creates something counts only explicit verbs.
 pub fn evidence(bundle: &Bundle, op: &Operation<'_>) -> Option<Evidence> {
-    if let Some(e) = relative_change(&body_properties(bundle, op)) {
+    let verbs_only = op.method == Method::Post && creates(op);
+    if let Some(e) = relative_change(&body_properties(bundle, op), verbs_only) {
         return Some(e);
+    }
+    if verbs_only {
+        return None;
     }
     let body = op.request_body.as_ref()?;
     body.content.iter().find_map(|m| {
@@ -64,4 +69,35 @@ pub fn evidence(bundle: &Bundle, op: &Operation<'_>) -> Option<Evidence> {
             at: schema.location(),
         })
     })
+}
+
+/// An operation that says it creates something: its summary or description opens with
+/// "Create", or its operationId starts with `create`.
+fn creates(op: &Operation<'_>) -> bool {
+    let opens_with_create = |key: &str| {
+        op.node
+            .node
+            .get(key)
+            .and_then(Node::as_str)
+            .and_then(|t| words(strip_tags(t)).into_iter().next())
+            .is_some_and(|w| w == "create" || w == "creates")
+    };
+    opens_with_create("summary")
+        || opens_with_create("description")
+        || op
+            .operation_id
+            .and_then(|id| words(id).into_iter().next())
+            .is_some_and(|w| w == "create")
+}
+
+/// Text without a leading HTML tag (Stripe's descriptions open with `<p>`).
+fn strip_tags(text: &str) -> &str {
+    let mut t = text.trim_start();
+    while let Some(rest) = t.strip_prefix('<') {
+        match rest.find('>') {
+            Some(end) => t = rest[end + 1..].trim_start(),
+            None => break,
+        }
+    }
+    t
 }

@@ -2,8 +2,7 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::{key_carriers, moves_money};
-use crate::model::Method;
+use crate::idempotency::{key_carriers, moves_money, unsafe_to_repeat};
 
 pub const RULE: Rule = Rule {
     id: "money-movement-optional-key",
@@ -13,7 +12,7 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for op in &cx.api.operations {
-        if !matches!(op.method, Method::Post | Method::Patch) {
+        if !unsafe_to_repeat(cx.bundle, op, cx.settings) {
             continue;
         }
         let carriers = key_carriers(cx.bundle, op, cx.settings);
