@@ -2,6 +2,7 @@
 
 mod concise;
 mod json;
+mod sarif;
 mod source_view;
 mod text;
 
@@ -21,6 +22,8 @@ pub enum Format {
     Concise,
     /// The version-1 JSON report.
     Json,
+    /// SARIF 2.1.0, for code-scanning tools.
+    Sarif,
 }
 
 /// A finding resolved to its file, lines and columns: what every format prints.
@@ -102,6 +105,7 @@ pub fn render(report: &Report, format: Format, opts: &RenderOptions) -> String {
         Format::Text => text::render(report, opts),
         Format::Concise => concise::render(report),
         Format::Json => json::render(report),
+        Format::Sarif => sarif::render(report),
     }
 }
 

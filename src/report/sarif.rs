@@ -1,0 +1,306 @@
+//! SARIF 2.1.0 for code-scanning tools: one run, every rule described from its doc, results
+//! relative to `%SRCROOT%` (the working directory), fingerprints stable under line shifts, and
+//! suppressed findings present with their `suppressions`.
+
+use serde::Serialize;
+
+use super::{Finding, Report, SuppressionKind};
+use crate::diagnostic::Severity;
+use crate::rules::{RULES, meta};
+
+#[derive(Serialize)]
+struct Log {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: Vec<Run>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Run {
+    tool: Tool,
+    original_uri_base_ids: serde_json::Value,
+    column_kind: &'static str,
+    results: Vec<SarifResult>,
+    invocations: Vec<Invocation>,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    driver: Driver,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Driver {
+    name: &'static str,
+    version: &'static str,
+    semantic_version: &'static str,
+    rules: Vec<RuleDescriptor>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RuleDescriptor {
+    id: &'static str,
+    name: String,
+    short_description: Text,
+    full_description: Text,
+    help: Help,
+    default_configuration: Configuration,
+    properties: Properties,
+}
+
+#[derive(Serialize)]
+struct Text {
+    text: String,
+}
+
+#[derive(Serialize)]
+struct Help {
+    text: String,
+    markdown: String,
+}
+
+#[derive(Serialize)]
+struct Configuration {
+    level: &'static str,
+}
+
+#[derive(Serialize)]
+struct Properties {
+    tags: Vec<String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifResult {
+    rule_id: &'static str,
+    rule_index: usize,
+    level: &'static str,
+    message: Text,
+    locations: Vec<SarifLocation>,
+    partial_fingerprints: serde_json::Value,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    suppressions: Vec<SarifSuppression>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifLocation {
+    physical_location: PhysicalLocation,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PhysicalLocation {
+    artifact_location: ArtifactLocation,
+    region: Region,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactLocation {
+    uri: String,
+    uri_base_id: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Region {
+    start_line: u32,
+    start_column: u32,
+    end_line: u32,
+    end_column: u32,
+}
+
+#[derive(Serialize)]
+struct SarifSuppression {
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    justification: Option<String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Invocation {
+    execution_successful: bool,
+    tool_execution_notifications: Vec<Notification>,
+}
+
+#[derive(Serialize)]
+struct Notification {
+    level: &'static str,
+    message: Text,
+    locations: Vec<SarifLocation>,
+}
+
+fn level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+/// A relative URI reference for a path as shown to the user.
+fn uri(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.replace('\\', "/").bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                out.push(b as char)
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+fn location(file: &str, line: u32, column: u32, end_line: u32, end_column: u32) -> SarifLocation {
+    SarifLocation {
+        physical_location: PhysicalLocation {
+            artifact_location: ArtifactLocation {
+                uri: uri(file),
+                uri_base_id: "%SRCROOT%",
+            },
+            region: Region {
+                start_line: line,
+                start_column: column,
+                end_line,
+                // SARIF regions are non-empty; an empty span still marks one column.
+                end_column: if end_line == line {
+                    end_column.max(column + 1)
+                } else {
+                    end_column
+                },
+            },
+        },
+    }
+}
+
+/// The section `## <title>` of a doc body, without its heading.
+fn section<'a>(body: &'a str, title: &str) -> &'a str {
+    let heading = format!("## {title}\n");
+    let Some(start) = body.find(&heading) else {
+        return "";
+    };
+    let rest = &body[start + heading.len()..];
+    rest[..rest.find("\n## ").unwrap_or(rest.len())].trim()
+}
+
+fn result(f: &Finding, suppression: Option<SarifSuppression>) -> SarifResult {
+    SarifResult {
+        rule_id: f.rule,
+        rule_index: RULES.iter().position(|r| r.id == f.rule).unwrap_or(0),
+        level: level(f.severity),
+        message: Text {
+            text: f.message.clone(),
+        },
+        locations: vec![location(
+            &f.file,
+            f.line,
+            f.column,
+            f.end_line,
+            f.end_column,
+        )],
+        partial_fingerprints: serde_json::json!({ "idemlint/v1": f.fingerprint }),
+        suppressions: suppression.into_iter().collect(),
+    }
+}
+
+pub fn render(report: &Report) -> String {
+    let root = std::env::current_dir()
+        .map(|d| {
+            let mut s = uri(&d.to_string_lossy());
+            if !s.starts_with('/') {
+                s.insert(0, '/');
+            }
+            format!("file://{s}/")
+        })
+        .unwrap_or_else(|_| "file:///".to_string());
+    let rules = RULES
+        .iter()
+        .map(|r| {
+            let m = meta(r.id);
+            RuleDescriptor {
+                id: m.id,
+                name: m.id.split('-').map(capitalise).collect(),
+                short_description: Text {
+                    text: m.summary.clone(),
+                },
+                full_description: Text {
+                    text: section(m.body, "What it checks").to_string(),
+                },
+                help: Help {
+                    text: m.body.to_string(),
+                    markdown: m.body.to_string(),
+                },
+                default_configuration: Configuration {
+                    level: level(m.severity),
+                },
+                properties: Properties {
+                    tags: vec![m.category.clone(), "idempotency".to_string()],
+                },
+            }
+        })
+        .collect();
+    let mut results: Vec<SarifResult> = report.findings.iter().map(|f| result(f, None)).collect();
+    results.extend(report.suppressed.iter().map(|s| {
+        result(
+            &s.finding,
+            Some(SarifSuppression {
+                kind: match s.kind {
+                    SuppressionKind::InSource => "inSource",
+                    SuppressionKind::Baseline => "external",
+                },
+                justification: s.reason.clone(),
+            }),
+        )
+    }));
+    let notifications = report
+        .errors
+        .iter()
+        .map(|e| Notification {
+            level: "error",
+            message: Text {
+                text: e.message.clone(),
+            },
+            locations: vec![location(&e.file, e.line, e.column, e.line, e.column + 1)],
+        })
+        .collect();
+    let log = Log {
+        schema: "https://json.schemastore.org/sarif-2.1.0.json",
+        version: "2.1.0",
+        runs: vec![Run {
+            tool: Tool {
+                driver: Driver {
+                    name: "idemlint",
+                    version: env!("CARGO_PKG_VERSION"),
+                    semantic_version: env!("CARGO_PKG_VERSION"),
+                    rules,
+                },
+            },
+            original_uri_base_ids: serde_json::json!({ "%SRCROOT%": { "uri": root } }),
+            column_kind: "unicodeCodePoints",
+            results,
+            invocations: vec![Invocation {
+                execution_successful: report.errors.is_empty(),
+                tool_execution_notifications: notifications,
+            }],
+        }],
+    };
+    let mut out = serde_json::to_string_pretty(&log).expect("serialises");
+    out.push('\n');
+    out
+}
+
+/// `missing-idempotency-key` → `MissingIdempotencyKey` for SARIF's `name`.
+fn capitalise(word: &str) -> String {
+    let mut c = word.chars();
+    match c.next() {
+        Some(first) => first.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
