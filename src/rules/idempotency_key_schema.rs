@@ -7,6 +7,14 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::idempotency::{KeyCarrier, key_carriers};
 use crate::source::Node;
 
+/// A length limit stated in prose: "a maximum of 64 characters", "up to 255 characters".
+static STATED_LENGTH: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)(?:max(?:imum)?(?: length)?(?: of)?|up to|at most|no more than)\s+(\d+)\s+char",
+    )
+    .expect("valid regex")
+});
+
 pub const RULE: Rule = Rule {
     id: "idempotency-key-schema",
     doc: include_str!("../../rules/idempotency-key-schema.md"),
@@ -61,6 +69,22 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 );
             }
             if schema.node.get("maxLength").is_none() {
+                // The limit is often written in prose only ("a maximum of 64 characters").
+                let stated = [
+                    param.description,
+                    schema.node.get("description").and_then(Node::as_str),
+                ]
+                .into_iter()
+                .flatten()
+                .find_map(|d| STATED_LENGTH.captures(d))
+                .map(|c| c[1].to_string());
+                let help = match &stated {
+                    Some(n) => format!("the description says {n} characters: add `maxLength: {n}`"),
+                    None => {
+                        "add `maxLength` (Stripe allows 255 characters, Adyen 64; a UUID is 36)"
+                            .to_string()
+                    }
+                };
                 out.push(
                     cx.diagnostic(
                         &RULE,
@@ -71,9 +95,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                         ),
                     )
                     .with_operation(op)
-                    .with_help(
-                        "add `maxLength` (Stripe allows 255 characters, Adyen 64; a UUID is 36)",
-                    ),
+                    .with_help(help),
                 );
             }
             if schema.node.get("format").is_none() && schema.node.get("pattern").is_none() {
