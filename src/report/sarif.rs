@@ -103,7 +103,9 @@ struct PhysicalLocation {
 #[serde(rename_all = "camelCase")]
 struct ArtifactLocation {
     uri: String,
-    uri_base_id: &'static str,
+    /// Relative paths resolve against `%SRCROOT%`; absolute ones are `file:` URIs of their own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri_base_id: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -161,9 +163,16 @@ fn uri(path: &str) -> String {
 fn location(file: &str, line: u32, column: u32, end_line: u32, end_column: u32) -> SarifLocation {
     SarifLocation {
         physical_location: PhysicalLocation {
-            artifact_location: ArtifactLocation {
-                uri: uri(file),
-                uri_base_id: "%SRCROOT%",
+            artifact_location: if std::path::Path::new(file).is_absolute() {
+                ArtifactLocation {
+                    uri: format!("file://{}", uri(file)),
+                    uri_base_id: None,
+                }
+            } else {
+                ArtifactLocation {
+                    uri: uri(file),
+                    uri_base_id: Some("%SRCROOT%"),
+                }
             },
             region: Region {
                 start_line: line,
