@@ -40,35 +40,7 @@ pub fn write(path: &Path, report: &Report) -> std::io::Result<()> {
     };
     let mut text = serde_json::to_string_pretty(&file).expect("serialises");
     text.push('\n');
-    write_atomically(path, text.as_bytes())
-}
-
-/// Writes through a temporary file in the same folder and a rename, so readers never see half.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut tmp = tempfile_in(dir)?;
-    std::io::Write::write_all(&mut tmp.1, bytes)?;
-    tmp.1.sync_all()?;
-    std::fs::rename(&tmp.0, path)
-}
-
-fn tempfile_in(dir: &Path) -> std::io::Result<(std::path::PathBuf, std::fs::File)> {
-    for n in 0..100u32 {
-        let candidate = dir.join(format!(".idemlint-{}-{n}.tmp", std::process::id()));
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&candidate)
-        {
-            Ok(f) => return Ok((candidate, f)),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e),
-        }
-    }
-    Err(std::io::Error::other("no temporary file name free"))
+    crate::output::write_atomically(path, text.as_bytes())
 }
 
 /// The (rule, fingerprint) pairs of a baseline file.

@@ -83,6 +83,10 @@ pub struct CheckArgs {
     #[arg(long, value_name = "RULES", value_delimiter = ',')]
     pub ignore: Vec<String>,
 
+    /// Write the report to FILE (whole or not at all) instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
     /// Report only findings that are not in this baseline file.
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
@@ -256,8 +260,23 @@ fn check(args: CheckArgs) -> u8 {
     }
     let color = use_color(args.color);
     let width = terminal_width();
-    let text = report::render(&report, args.format, &RenderOptions { color, width });
-    print(&text);
+    let text = report::render(
+        &report,
+        args.format,
+        &RenderOptions {
+            color: color && args.output.is_none(),
+            width,
+        },
+    );
+    match &args.output {
+        Some(path) => {
+            if let Err(e) = crate::output::write_atomically(path, text.as_bytes()) {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                return EXIT_ERROR;
+            }
+        }
+        None => print(&text),
+    }
     if !report.errors.is_empty() {
         return EXIT_ERROR;
     }

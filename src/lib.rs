@@ -10,6 +10,7 @@ pub mod heuristics;
 pub mod idempotency;
 pub mod lint;
 pub mod model;
+pub mod output;
 pub mod report;
 pub mod resolve;
 pub mod rules;

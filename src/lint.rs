@@ -9,9 +9,12 @@ use sha2::{Digest, Sha256};
 
 use crate::config::{Config, Level, find_config_file};
 use crate::diagnostic::Diagnostic;
+use crate::diagnostic::OpRef;
 use crate::discover::{Input, discover};
 use crate::model;
-use crate::report::{Finding, Report, ResolvedLabel, Suppressed, SuppressionKind, printable};
+use crate::report::{
+    Finding, LintedDocument, Report, ResolvedLabel, Suppressed, SuppressionKind, printable,
+};
 use crate::suppress::{self, Suppressions};
 
 /// The rule that reports suppressions that silence nothing.
@@ -46,6 +49,8 @@ struct FileResult {
     errors: Vec<FileError>,
     linted: bool,
     operations: usize,
+    /// The linted document and its operations, for per-operation formats (JUnit).
+    document: Option<LintedDocument>,
 }
 
 /// Lints every OpenAPI document found under `paths`; `stdin` is read for `-`.
@@ -198,6 +203,7 @@ pub fn run(
     for r in results {
         report.files += usize::from(r.linted);
         report.operations += r.operations;
+        report.documents.extend(r.document);
         errors.extend(r.errors);
         for f in r.findings {
             // A file shared by several roots is reported once.
@@ -210,6 +216,7 @@ pub fn run(
         (&a.file, a.line, a.column, a.rule, &a.message)
             .cmp(&(&b.file, b.line, b.column, b.rule, &b.message))
     });
+    report.documents.sort_by(|a, b| a.file.cmp(&b.file));
     let mut seen_errors = HashSet::new();
     errors.retain(|e| seen_errors.insert((e.file.clone(), e.line, e.column, e.message.clone())));
     errors.sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
@@ -323,6 +330,10 @@ fn lint_source(
     let diagnostics = check_all(&cx);
     result.linted = true;
     result.operations = api.operations.len();
+    result.document = Some(LintedDocument {
+        file: bundle.file(Bundle::ROOT).source.name.clone(),
+        operations: api.operations.iter().map(OpRef::of).collect(),
+    });
     result.errors = bundle.errors.clone();
     let mut fingerprints = HashSet::new();
     let mut suppressions = Suppressions::collect(&bundle);

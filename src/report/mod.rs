@@ -1,7 +1,10 @@
 //! Turning findings into output: `text` (miette), `concise` and `json`.
 
 mod concise;
+mod github;
+mod gitlab;
 mod json;
+mod junit;
 mod sarif;
 mod source_view;
 mod text;
@@ -24,6 +27,12 @@ pub enum Format {
     Json,
     /// SARIF 2.1.0, for code-scanning tools.
     Sarif,
+    /// GitHub Actions workflow commands (annotations).
+    Github,
+    /// JUnit XML: a suite per document, a case per operation.
+    Junit,
+    /// GitLab Code Quality JSON.
+    Gitlab,
 }
 
 /// A finding resolved to its file, lines and columns: what every format prints.
@@ -44,6 +53,13 @@ pub struct Finding {
     pub labels: Vec<ResolvedLabel>,
     pub source: Arc<SourceFile>,
     pub span: Span,
+}
+
+/// A root document that was linted, and its operations.
+#[derive(Debug, Clone)]
+pub struct LintedDocument {
+    pub file: String,
+    pub operations: Vec<OpRef>,
 }
 
 /// A silenced finding and what silenced it.
@@ -81,6 +97,8 @@ pub struct Report {
     /// reported as suppressed).
     pub suppressed: Vec<Suppressed>,
     pub errors: Vec<FileError>,
+    /// Every linted root document with its operations, in run order.
+    pub documents: Vec<LintedDocument>,
     pub files: usize,
     pub operations: usize,
 }
@@ -106,6 +124,9 @@ pub fn render(report: &Report, format: Format, opts: &RenderOptions) -> String {
         Format::Concise => concise::render(report),
         Format::Json => json::render(report),
         Format::Sarif => sarif::render(report),
+        Format::Github => github::render(report),
+        Format::Junit => junit::render(report),
+        Format::Gitlab => gitlab::render(report),
     }
 }
 

@@ -1,0 +1,138 @@
+//! JUnit XML: one test suite per linted document, one test case per operation, a failure per
+//! finding. Findings about the document itself (`$ref`s, duplicate keys) form a case of their own.
+
+use super::{Finding, Report};
+
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            // XML 1.0 has no place for most control characters.
+            c if c.is_control() && !matches!(c, '\n' | '\t') => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn failure(f: &Finding) -> String {
+    format!(
+        "      <failure type=\"{}\" message=\"{}\">{}:{}:{}: {}[{}] {}</failure>\n",
+        escape(f.rule),
+        escape(&f.message),
+        escape(&f.file),
+        f.line,
+        f.column,
+        f.severity,
+        f.rule,
+        escape(&f.message)
+    )
+}
+
+pub fn render(report: &Report) -> String {
+    let mut suites = String::new();
+    let mut total_tests = 0;
+    let mut total_failures = 0;
+    let mut claimed = vec![false; report.findings.len()];
+    for doc in &report.documents {
+        let mut cases = String::new();
+        let (mut tests, mut failures) = (0, 0);
+        for op in &doc.operations {
+            let name = format!("{} {}", op.method, op.path);
+            let mut body = String::new();
+            for (i, f) in report.findings.iter().enumerate() {
+                let mine = same_tree(&doc.file, &f.file)
+                    && f.operation
+                        .as_ref()
+                        .is_some_and(|o| o.method == op.method && o.path == op.path);
+                if mine && !claimed[i] {
+                    claimed[i] = true;
+                    body.push_str(&failure(f));
+                    failures += 1;
+                }
+            }
+            tests += 1;
+            cases.push_str(&case(&doc.file, &name, &body));
+        }
+        // What no operation owns, in this document's files.
+        let mut body = String::new();
+        for (i, f) in report.findings.iter().enumerate() {
+            if !claimed[i] && f.operation.is_none() && same_tree(&doc.file, &f.file) {
+                claimed[i] = true;
+                body.push_str(&failure(f));
+                failures += 1;
+            }
+        }
+        tests += 1;
+        cases.push_str(&case(&doc.file, "document", &body));
+        total_tests += tests;
+        total_failures += failures;
+        suites.push_str(&format!(
+            "  <testsuite name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\">\n{cases}  </testsuite>\n",
+            escape(&doc.file)
+        ));
+    }
+    // Findings in files outside every document's folder (a `$ref` to `../shared/...`).
+    let rest: String = report
+        .findings
+        .iter()
+        .zip(&claimed)
+        .filter(|(_, c)| !**c)
+        .map(|(f, _)| failure(f))
+        .collect();
+    if !rest.is_empty() {
+        let n = rest.matches("<failure").count();
+        total_tests += 1;
+        total_failures += n;
+        suites.push_str(&format!(
+            "  <testsuite name=\"referenced files\" tests=\"1\" failures=\"{n}\" errors=\"0\">\n{}  </testsuite>\n",
+            case("referenced files", "findings", &rest)
+        ));
+    }
+    let mut errors = String::new();
+    for e in &report.errors {
+        errors.push_str(&format!(
+            "  <testsuite name=\"{}\" tests=\"1\" failures=\"0\" errors=\"1\">\n    <testcase classname=\"{0}\" name=\"load\">\n      <error message=\"{}\">{}:{}:{}: {}</error>\n    </testcase>\n  </testsuite>\n",
+            escape(&e.file),
+            escape(&e.message),
+            escape(&e.file),
+            e.line,
+            e.column,
+            escape(&e.message)
+        ));
+    }
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"idemlint\" tests=\"{}\" failures=\"{total_failures}\" errors=\"{}\">\n{suites}{errors}</testsuites>\n",
+        total_tests + report.errors.len(),
+        report.errors.len()
+    )
+}
+
+fn case(file: &str, name: &str, body: &str) -> String {
+    if body.is_empty() {
+        format!(
+            "    <testcase classname=\"{}\" name=\"{}\"/>\n",
+            escape(file),
+            escape(name)
+        )
+    } else {
+        format!(
+            "    <testcase classname=\"{}\" name=\"{}\">\n{body}    </testcase>\n",
+            escape(file),
+            escape(name)
+        )
+    }
+}
+
+/// Whether a finding's file belongs with a document: the same file, or one beside or below it.
+fn same_tree(doc: &str, file: &str) -> bool {
+    let dir = std::path::Path::new(doc)
+        .parent()
+        .unwrap_or(std::path::Path::new(""));
+    file == doc || std::path::Path::new(file).starts_with(dir)
+}
