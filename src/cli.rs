@@ -22,6 +22,8 @@ pub struct Cli {
 pub enum Command {
     /// Lint OpenAPI documents (Swagger 2.0, OpenAPI 3.0 and 3.1; YAML or JSON).
     Check(CheckArgs),
+    /// Answer the five retry questions for every operation of a spec, citing the spec.
+    Review(ReviewArgs),
     /// List the rules: id, default severity, category and summary.
     Rules {
         /// Output format.
@@ -36,6 +38,33 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
     },
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ReviewArgs {
+    /// The OpenAPI document to review.
+    pub spec: PathBuf,
+    /// `markdown` (a pull-request comment) or `html` (one self-contained page).
+    #[arg(long, value_enum, default_value_t = ReviewFormat::Markdown)]
+    pub format: ReviewFormat,
+    /// Write the review to FILE instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Directory `$ref`s may read from (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Configuration file (default: the spec's nearest `.idemlint.yaml`).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Profile: ietf (default), stripe, zalando, google-aip or azure.
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReviewFormat {
+    Markdown,
+    Html,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -86,6 +115,11 @@ pub struct CheckArgs {
     /// Write the report to FILE (whole or not at all) instead of standard output.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
+
+    /// Skip named files that are not OpenAPI documents instead of reporting them (for hooks
+    /// that pass every YAML and JSON file).
+    #[arg(long)]
+    pub skip_non_openapi: bool,
 
     /// Report only findings that are not in this baseline file.
     #[arg(long, value_name = "FILE")]
@@ -146,6 +180,7 @@ pub fn main() -> u8 {
             EXIT_OK
         }
         Command::Explain { rule, color } => explain(&rule, color),
+        Command::Review(args) => review(args),
     }
 }
 
@@ -165,6 +200,52 @@ fn explain(id: &str, color: Color) -> u8 {
             EXIT_ERROR
         }
     }
+}
+
+fn review(args: ReviewArgs) -> u8 {
+    let config = match &args.config {
+        None => None,
+        Some(path) => match Config::load(
+            path,
+            &crate::discover::display_name(path),
+            args.profile.as_deref(),
+        ) {
+            Ok(c) => Some(c),
+            Err(errors) => {
+                for e in errors {
+                    eprintln!("error: {}:{}:{}: {}", e.file, e.line, e.column, e.message);
+                }
+                return EXIT_ERROR;
+            }
+        },
+    };
+    let opts = Options {
+        root: args.root.clone(),
+        config,
+        profile: args.profile.clone(),
+        ..Options::default()
+    };
+    let review = match crate::review::review(&args.spec, &opts) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {}:{}:{}: {}", e.file, e.line, e.column, e.message);
+            return EXIT_ERROR;
+        }
+    };
+    let text = match args.format {
+        ReviewFormat::Markdown => crate::review::markdown(&review),
+        ReviewFormat::Html => crate::review::html(&review),
+    };
+    match &args.output {
+        Some(path) => {
+            if let Err(e) = crate::output::write_atomically(path, text.as_bytes()) {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                return EXIT_ERROR;
+            }
+        }
+        None => print(&text),
+    }
+    EXIT_OK
 }
 
 fn use_color(color: Color) -> bool {
@@ -222,6 +303,7 @@ fn check(args: CheckArgs) -> u8 {
         profile: args.profile.clone(),
         select: args.select.clone(),
         ignore: args.ignore.clone(),
+        skip_non_openapi: args.skip_non_openapi,
         skip_teardown: true,
     };
     let report = lint::run(&args.paths, &opts, || {

@@ -13,6 +13,7 @@ pub mod model;
 pub mod output;
 pub mod report;
 pub mod resolve;
+pub mod review;
 pub mod rules;
 pub mod source;
 pub mod suggest;

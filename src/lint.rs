@@ -36,6 +36,9 @@ pub struct Options {
     pub select: Vec<String>,
     /// `--ignore`: these rules do not run.
     pub ignore: Vec<String>,
+    /// Named files that are no OpenAPI document are skipped, as in a directory walk, instead of
+    /// being an error (for hooks that pass every YAML file).
+    pub skip_non_openapi: bool,
     /// Leave each document's tree allocated when done with it. Freeing millions of nodes is a
     /// tenth of the run time on a large spec; a process about to exit need not pay it.
     pub skip_teardown: bool,
@@ -132,6 +135,7 @@ pub fn run(
                     Some(bytes) => SourceFile::decode(abs, name.clone(), bytes),
                     None => SourceFile::read(&abs, name.clone()),
                 };
+                let explicit = explicit && !opts.skip_non_openapi;
                 Some(file.map(|f| (f, explicit)).map_err(|e| FileError {
                     file: name,
                     line: e.line,

@@ -365,3 +365,18 @@ fn explain_an_unknown_rule_suggests_the_closest() {
         "error: unknown rule `conflict-without-retry`; did you mean `conflict-without-retry-after`?"
     );
 }
+
+#[test]
+fn skip_non_openapi_lets_hooks_pass_every_yaml_file() {
+    let (code, out) = stdout(idemlint().args([
+        "check",
+        "Cargo.toml",
+        ".pre-commit-hooks.yaml",
+        GOOD,
+        "--skip-non-openapi",
+        "--format",
+        "concise",
+    ]));
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("No problems found in 1 file"), "{out}");
+}

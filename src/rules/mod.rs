@@ -31,6 +31,9 @@ mod unused_suppression;
 
 use std::sync::LazyLock;
 
+pub(crate) use incremental_update::evidence as relative_change_evidence;
+pub(crate) use json_patch_without_precondition::json_patch_ops;
+
 use crate::config::Settings;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::model::Api;

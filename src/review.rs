@@ -1,0 +1,554 @@
+//! `idemlint review`: the five review questions answered for every operation, from the spec,
+//! each answer citing where in the spec it comes from, plus an API-level summary. Markdown for a
+//! pull-request comment, or one self-contained HTML page.
+
+use std::path::{Path, PathBuf};
+
+use crate::config::{Config, Settings, find_config_file};
+use crate::diagnostic::Severity;
+use crate::idempotency::{
+    Declared, declared, has_if_match, key_carriers, read_only_word, stated_lifetime,
+};
+use crate::lint::{self, Options};
+use crate::model::{self, Method, Operation};
+use crate::resolve::{Bundle, FileError, Location, ResolveOptions, normalize};
+use crate::rules::{json_patch_ops, meta, relative_change_evidence};
+use crate::source::{Node, SourceFile};
+
+/// How an answer reads for a reviewer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Safe as specified.
+    Good,
+    /// Works, but the contract is incomplete or undocumented.
+    Gap,
+    /// Wrong results under retry.
+    Risk,
+    /// The question does not arise (no key, no state change).
+    NotApplicable,
+}
+
+impl Verdict {
+    fn mark(self) -> &'static str {
+        match self {
+            Verdict::Good => "✅",
+            Verdict::Gap => "⚠️",
+            Verdict::Risk => "❌",
+            Verdict::NotApplicable => "—",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Answer {
+    pub verdict: Verdict,
+    pub text: String,
+    /// `file:line:col` of the spec construct the answer rests on.
+    pub at: Option<String>,
+}
+
+/// The five questions, in the order of DEVELOPERS.md.
+pub const QUESTIONS: [&str; 5] = [
+    "Same request twice?",
+    "Retry gets the original response?",
+    "Key lifetime",
+    "Concurrent request with the same key",
+    "Relative changes",
+];
+
+#[derive(Debug, Clone)]
+pub struct OperationReview {
+    pub operation: String,
+    pub at: String,
+    pub answers: [Answer; 5],
+}
+
+#[derive(Debug, Clone)]
+pub struct ApiReview {
+    pub title: String,
+    pub file: String,
+    pub operations: Vec<OperationReview>,
+    /// Operations whose duplicates matter (POST/PATCH that do not only read).
+    pub unsafe_operations: usize,
+    /// Of those, the ones with a key or an If-Match precondition.
+    pub protected: usize,
+    /// Key carriers in use, most used first.
+    pub carriers: Vec<(String, usize)>,
+    /// Key lifetimes stated, with where.
+    pub lifetimes: Vec<(String, String)>,
+    /// Rules with findings: id, severity, count, summary; worst first.
+    pub gaps: Vec<(String, Severity, usize, String)>,
+}
+
+fn answer(verdict: Verdict, text: impl Into<String>, at: Option<String>) -> Answer {
+    Answer {
+        verdict,
+        text: text.into(),
+        at,
+    }
+}
+
+/// Reviews the OpenAPI document at `path`.
+pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    let name = crate::discover::display_name(path);
+    let abs = std::fs::canonicalize(cwd.join(path)).unwrap_or_else(|_| normalize(&cwd.join(path)));
+    let fail = |line, column, message| FileError {
+        file: name.clone(),
+        line,
+        column,
+        message,
+    };
+    let source =
+        SourceFile::read(&abs, name.clone()).map_err(|e| fail(e.line, e.column, e.message))?;
+    let loaded = source.parse().map_err(|e| {
+        let at = source.line_col(e.span.start as usize);
+        fail(at.line, at.column, e.message)
+    })?;
+    let settings = settings_for(&abs, &cwd, opts).map_err(|m| fail(1, 1, m))?;
+    let mut allowed = vec![opts.root.clone().unwrap_or_else(|| cwd.clone())];
+    allowed.extend(abs.parent().map(Path::to_path_buf));
+    let resolve = ResolveOptions {
+        allowed_roots: allowed
+            .iter()
+            .map(|p| std::fs::canonicalize(cwd.join(p)).unwrap_or_else(|_| normalize(&cwd.join(p))))
+            .collect(),
+    };
+    let bundle = Bundle::load(source, loaded.root, loaded.duplicates, &resolve);
+    let api = model::build(&bundle).map_err(|e| fail(1, 1, e.0))?;
+    let report = lint::run(&[path.to_path_buf()], opts, || Ok(Vec::new()));
+
+    let place = |loc: Location| {
+        let f = bundle.file(loc.file);
+        let lc = f.source.line_col(loc.span.start as usize);
+        format!("{}:{}:{}", f.source.name, lc.line, lc.column)
+    };
+    let findings_of = |op: &Operation<'_>, rule: &str| {
+        report.findings.iter().find(|f| {
+            f.rule == rule
+                && f.operation
+                    .as_ref()
+                    .is_some_and(|o| o.method == op.method.upper() && o.path == op.path)
+        })
+    };
+
+    let mut out = ApiReview {
+        title: api
+            .root
+            .get("info")
+            .and_then(|i| i.node.get("title"))
+            .and_then(Node::as_str)
+            .unwrap_or("API")
+            .to_string(),
+        file: name.clone(),
+        operations: Vec::new(),
+        unsafe_operations: 0,
+        protected: 0,
+        carriers: Vec::new(),
+        lifetimes: Vec::new(),
+        gaps: Vec::new(),
+    };
+    for op in &api.operations {
+        let carriers = key_carriers(&bundle, op, &settings);
+        let carrier = carriers.first();
+        let not_needed = matches!(declared(&bundle, op), Some(Declared::NotNeeded));
+        let reads = op.method == Method::Post && read_only_word(op, &settings).is_some();
+        let mutating = matches!(op.method, Method::Post | Method::Patch) && !reads && !not_needed;
+        if mutating {
+            out.unsafe_operations += 1;
+            if carrier.is_some() || has_if_match(op) {
+                out.protected += 1;
+            }
+        }
+        if let Some(c) = carrier {
+            let d = c.describe();
+            match out.carriers.iter_mut().find(|(n, _)| *n == d) {
+                Some((_, n)) => *n += 1,
+                None => out.carriers.push((d, 1)),
+            }
+        }
+
+        // 1. The same request twice.
+        let q1 = if let Some(f) = findings_of(op, "non-idempotent-put") {
+            answer(
+                Verdict::Risk,
+                f.message.clone(),
+                Some(format!("{}:{}:{}", f.file, f.line, f.column)),
+            )
+        } else if matches!(
+            op.method,
+            Method::Get | Method::Head | Method::Options | Method::Trace
+        ) {
+            answer(Verdict::Good, "safe method: no state change", None)
+        } else if matches!(op.method, Method::Put | Method::Delete) {
+            answer(
+                Verdict::Good,
+                "idempotent by method (RFC 9110 §9.2.2)",
+                None,
+            )
+        } else if not_needed {
+            answer(
+                Verdict::Good,
+                "declared harmless (`x-idempotency: false`)",
+                op.node.key_location("x-idempotency").map(place),
+            )
+        } else if reads {
+            let why = read_only_word(op, &settings).unwrap_or_default();
+            answer(Verdict::Good, format!("only reads (`{why}`)"), None)
+        } else if let Some(c) = carrier {
+            let optional = c.required() == Some(false);
+            answer(
+                if optional {
+                    Verdict::Gap
+                } else {
+                    Verdict::Good
+                },
+                format!(
+                    "keyed by {}{}",
+                    c.describe(),
+                    if optional {
+                        ", optional: clients that omit it are unprotected"
+                    } else {
+                        ""
+                    }
+                ),
+                Some(place(c.location())),
+            )
+        } else if has_if_match(op) {
+            let at = op.header_param("If-Match").map(|p| place(p.declared));
+            answer(Verdict::Good, "protected by an If-Match precondition", at)
+        } else {
+            let text = if op.method == Method::Patch {
+                "a retry can apply twice or overwrite a concurrent change: no key, no If-Match"
+            } else {
+                "processed twice: no idempotency key"
+            };
+            answer(Verdict::Risk, text, Some(place(op.key)))
+        };
+
+        // 2. A completed retry gets the first response.
+        let q2 = if carrier.is_none() || !mutating {
+            answer(Verdict::NotApplicable, "no key, no replay", None)
+        } else if let Some(f) = findings_of(op, "replay-reported-as-error") {
+            answer(
+                Verdict::Risk,
+                f.message.clone(),
+                Some(format!("{}:{}:{}", f.file, f.line, f.column)),
+            )
+        } else if let Some((status, at)) = replay_documented(op) {
+            answer(
+                Verdict::Good,
+                format!("documented on the {status} response"),
+                Some(place(at)),
+            )
+        } else {
+            answer(
+                Verdict::Gap,
+                "not documented: say that a retry gets the first response",
+                None,
+            )
+        };
+
+        // 3. How long keys are kept.
+        let q3 = match carrier {
+            Some(c) if mutating => match stated_lifetime(&bundle, api.root, op, c) {
+                Some((l, at)) => {
+                    let short = l.seconds.is_some_and(|s| s < settings.min_ttl_seconds);
+                    let at = place(at);
+                    if !out.lifetimes.iter().any(|(t, _)| *t == l.text) {
+                        out.lifetimes.push((l.text.clone(), at.clone()));
+                    }
+                    answer(
+                        if short { Verdict::Gap } else { Verdict::Good },
+                        if short {
+                            format!("{}: shorter than clients retry", l.text)
+                        } else {
+                            l.text
+                        },
+                        Some(at),
+                    )
+                }
+                None => answer(Verdict::Gap, "not documented", Some(place(c.location()))),
+            },
+            _ => answer(Verdict::NotApplicable, "no key", None),
+        };
+
+        // 4. A concurrent request with the same key.
+        let q4 = if let Some(f) = findings_of(op, "server-error-for-concurrency") {
+            answer(
+                Verdict::Risk,
+                f.message.clone(),
+                Some(format!("{}:{}:{}", f.file, f.line, f.column)),
+            )
+        } else if carrier.is_none() || !mutating {
+            answer(Verdict::NotApplicable, "no key", None)
+        } else {
+            match op.response("409") {
+                Some(r) if r.header("Retry-After").is_some() => answer(
+                    Verdict::Good,
+                    "409 with Retry-After",
+                    Some(place(op.anchor(r.key))),
+                ),
+                Some(r) => answer(
+                    Verdict::Gap,
+                    "409, but no Retry-After",
+                    Some(place(op.anchor(r.key))),
+                ),
+                None => answer(Verdict::Gap, "not documented: no 409 response", None),
+            }
+        };
+
+        // 5. Relative changes.
+        let evidence = match op.method {
+            Method::Put | Method::Patch | Method::Post => relative_change_evidence(&bundle, op),
+            _ => None,
+        };
+        let patch_ops = json_patch_ops(&bundle, op);
+        let protected = carrier.is_some() || has_if_match(op);
+        let q5 = match (evidence, patch_ops) {
+            (Some(e), _) if op.method == Method::Put => answer(
+                Verdict::Risk,
+                format!("relative ({}) on a PUT, which must be idempotent", e.what),
+                Some(place(e.at)),
+            ),
+            (Some(e), _) => answer(
+                if protected {
+                    Verdict::Good
+                } else {
+                    Verdict::Risk
+                },
+                format!(
+                    "relative ({}): {}",
+                    e.what,
+                    if protected {
+                        "protected by the key or If-Match"
+                    } else {
+                        "unprotected, a retry applies it twice"
+                    }
+                ),
+                Some(place(e.at)),
+            ),
+            (None, Some(ops)) => answer(
+                if protected {
+                    Verdict::Good
+                } else {
+                    Verdict::Risk
+                },
+                format!(
+                    "JSON Patch with {}: {}",
+                    ops.join("/"),
+                    if protected {
+                        "protected"
+                    } else {
+                        "unprotected"
+                    }
+                ),
+                None,
+            ),
+            (None, None) if mutating || op.method == Method::Put => answer(
+                Verdict::Good,
+                "absolute values (no relative change found)",
+                None,
+            ),
+            (None, None) => answer(Verdict::NotApplicable, "no change", None),
+        };
+
+        out.operations.push(OperationReview {
+            operation: op.display(),
+            at: place(op.key),
+            answers: [q1, q2, q3, q4, q5],
+        });
+    }
+    out.carriers.sort_by_key(|c| std::cmp::Reverse(c.1));
+    let mut gaps: Vec<(String, Severity, usize, String)> = Vec::new();
+    for f in &report.findings {
+        match gaps.iter_mut().find(|g| g.0 == f.rule) {
+            Some(g) => g.2 += 1,
+            None => gaps.push((
+                f.rule.to_string(),
+                f.severity,
+                1,
+                meta(f.rule).summary.clone(),
+            )),
+        }
+    }
+    gaps.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.cmp(&a.2)));
+    out.gaps = gaps;
+    Ok(out)
+}
+
+/// The configuration's settings for a file: `--config`, its nearest `.idemlint.yaml`, or the
+/// defaults (with `--profile`).
+fn settings_for(file: &Path, cwd: &Path, opts: &Options) -> Result<Settings, String> {
+    if let Some(c) = &opts.config {
+        return Ok(c.settings.clone());
+    }
+    match file.parent().and_then(find_config_file) {
+        Some(path) => Config::load(&path, &path.to_string_lossy(), opts.profile.as_deref())
+            .map(|c| c.settings)
+            .map_err(|errs| {
+                errs.first()
+                    .map(|e| {
+                        format!(
+                            "configuration {}:{}:{}: {}",
+                            e.file, e.line, e.column, e.message
+                        )
+                    })
+                    .unwrap_or_default()
+            }),
+        None => Config::defaults(cwd.to_path_buf(), opts.profile.as_deref()).map(|c| c.settings),
+    }
+}
+
+/// A 2xx response that says a retry gets the first result (or declares `Idempotent-Replayed`).
+fn replay_documented(op: &Operation<'_>) -> Option<(String, Location)> {
+    use std::sync::LazyLock;
+    static REPLAY: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)\b(same (?:response|result)|original (?:response|result)|first (?:response|result)|replay(?:ed|s)?|gets? this response again)\b",
+        )
+        .expect("valid regex")
+    });
+    op.responses
+        .iter()
+        .filter(|r| r.status.starts_with('2'))
+        .find(|r| {
+            r.header("Idempotent-Replayed").is_some()
+                || r.description.is_some_and(|d| REPLAY.is_match(d))
+        })
+        .map(|r| (r.status.to_string(), op.anchor(r.key)))
+}
+
+/// Markdown, for a pull-request comment.
+pub fn markdown(r: &ApiReview) -> String {
+    let mut s = format!("## Idempotency review: {} (`{}`)\n\n", r.title, r.file);
+    s.push_str(&format!(
+        "- **{} of {}** operations whose duplicates matter are protected (key or If-Match).\n",
+        r.protected, r.unsafe_operations
+    ));
+    if r.carriers.is_empty() {
+        s.push_str("- **Key carrier:** none declared.\n");
+    } else {
+        let list: Vec<String> = r
+            .carriers
+            .iter()
+            .map(|(c, n)| format!("{c} ({n})"))
+            .collect();
+        s.push_str(&format!("- **Key carrier:** {}.\n", list.join(", ")));
+    }
+    if r.lifetimes.is_empty() {
+        s.push_str("- **Key lifetime:** not documented.\n");
+    } else {
+        let list: Vec<String> = r
+            .lifetimes
+            .iter()
+            .map(|(t, at)| format!("{t} (`{at}`)"))
+            .collect();
+        s.push_str(&format!("- **Key lifetime:** {}.\n", list.join(", ")));
+    }
+    if !r.gaps.is_empty() {
+        s.push_str(
+            "\n### Gaps, worst first\n\n| rule | severity | findings | what |\n|---|---|---|---|\n",
+        );
+        for (rule, sev, n, summary) in &r.gaps {
+            s.push_str(&format!("| `{rule}` | {sev} | {n} | {} |\n", cell(summary)));
+        }
+    }
+    s.push_str("\n### Operations\n\n| operation |");
+    for q in QUESTIONS {
+        s.push_str(&format!(" {q} |"));
+    }
+    s.push_str("\n|---|---|---|---|---|---|\n");
+    for op in &r.operations {
+        s.push_str(&format!("| `{}`<br>`{}` |", cell(&op.operation), op.at));
+        for a in &op.answers {
+            let at =
+                a.at.as_ref()
+                    .map(|at| format!("<br>`{at}`"))
+                    .unwrap_or_default();
+            s.push_str(&format!(" {} {}{at} |", a.verdict.mark(), cell(&a.text)));
+        }
+        s.push('\n');
+    }
+    s.push_str("\n✅ safe as specified · ⚠️ incomplete or undocumented · ❌ wrong under retry · — not applicable\n");
+    s
+}
+
+/// Text for a Markdown table cell.
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// One self-contained HTML page: no external assets.
+pub fn html(r: &ApiReview) -> String {
+    let mut rows = String::new();
+    for op in &r.operations {
+        rows.push_str(&format!(
+            "<tr class=\"operation\"><th scope=\"row\"><code>{}</code><br><small>{}</small></th>",
+            html_escape(&op.operation),
+            html_escape(&op.at)
+        ));
+        for a in &op.answers {
+            let class = match a.verdict {
+                Verdict::Good => "good",
+                Verdict::Gap => "gap",
+                Verdict::Risk => "risk",
+                Verdict::NotApplicable => "na",
+            };
+            let at =
+                a.at.as_ref()
+                    .map(|at| format!("<br><small>{}</small>", html_escape(at)))
+                    .unwrap_or_default();
+            rows.push_str(&format!(
+                "<td class=\"{class}\">{} {}{at}</td>",
+                a.verdict.mark(),
+                html_escape(&a.text)
+            ));
+        }
+        rows.push_str("</tr>\n");
+    }
+    let mut gaps = String::new();
+    for (rule, sev, n, summary) in &r.gaps {
+        gaps.push_str(&format!(
+            "<li><code>{}</code> ({sev}, {n}): {}</li>\n",
+            html_escape(rule),
+            html_escape(summary)
+        ));
+    }
+    let headers: String = QUESTIONS
+        .iter()
+        .map(|q| format!("<th scope=\"col\">{q}</th>"))
+        .collect();
+    let carriers = if r.carriers.is_empty() {
+        "none declared".to_string()
+    } else {
+        r.carriers
+            .iter()
+            .map(|(c, n)| format!("{} ({n})", html_escape(c)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let lifetimes = if r.lifetimes.is_empty() {
+        "not documented".to_string()
+    } else {
+        r.lifetimes
+            .iter()
+            .map(|(t, at)| format!("{} ({})", html_escape(t), html_escape(at)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Idempotency review: {title}</title>\n<style>\nbody{{font:14px/1.4 system-ui,sans-serif;margin:2em}}table{{border-collapse:collapse}}\nth,td{{border:1px solid #ccc;padding:.4em;vertical-align:top;text-align:left}}\n.good{{background:#eaf7ea}}.gap{{background:#fff6dd}}.risk{{background:#fde8e8}}.na{{color:#777}}\nsmall{{color:#555}}\n</style></head><body>\n<h1>Idempotency review: {title}</h1>\n<p><code>{file}</code></p>\n<ul><li><b>{protected} of {unsafe_ops}</b> operations whose duplicates matter are protected (key or If-Match).</li>\n<li><b>Key carrier:</b> {carriers}</li><li><b>Key lifetime:</b> {lifetimes}</li></ul>\n<h2>Gaps, worst first</h2>\n<ul>\n{gaps}</ul>\n<h2>Operations</h2>\n<table id=\"operations\"><thead><tr><th scope=\"col\">Operation</th>{headers}</tr></thead>\n<tbody>\n{rows}</tbody></table>\n</body></html>\n",
+        title = html_escape(&r.title),
+        file = html_escape(&r.file),
+        protected = r.protected,
+        unsafe_ops = r.unsafe_operations,
+    )
+}
