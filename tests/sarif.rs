@@ -196,3 +196,24 @@ fn microsofts_validator_accepts_the_sarif_of_every_corpus_document() {
         .collect();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+#[test]
+fn at_most_25000_results_most_severe_first() {
+    // 25,001 POSTs without a key, in one generated document.
+    let mut spec = String::from("openapi: 3.0.3\ninfo: {title: Big, version: '1'}\npaths:\n");
+    for i in 0..25_001 {
+        spec.push_str(&format!(
+            "  /r{i}:\n    post: {{responses: {{'201': {{description: ok}}}}}}\n"
+        ));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("big.yaml"), spec).unwrap();
+    let (_, v) = sarif(dir.path(), "big.yaml");
+    let run = &v["runs"][0];
+    assert_eq!(run["results"].as_array().unwrap().len(), 25_000);
+    let note = &run["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"];
+    assert_eq!(
+        note,
+        "25001 results; the 25000 most severe are reported (code scanning takes no more)"
+    );
+}

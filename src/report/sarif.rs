@@ -138,6 +138,12 @@ struct Notification {
     locations: Vec<SarifLocation>,
 }
 
+/// GitHub code scanning's limit of results in one run.
+const MAX_RESULTS: usize = 25_000;
+
+/// Longest message text kept; code-scanning UIs show a line or two.
+const MAX_MESSAGE: usize = 1_000;
+
 fn level(s: Severity) -> &'static str {
     match s {
         Severity::Error => "error",
@@ -205,7 +211,7 @@ fn result(f: &Finding, suppression: Option<SarifSuppression>) -> SarifResult {
         rule_index: RULES.iter().position(|r| r.id == f.rule).unwrap_or(0),
         level: level(f.severity),
         message: Text {
-            text: f.message.clone(),
+            text: truncate(&f.message),
         },
         locations: vec![location(
             &f.file,
@@ -268,7 +274,28 @@ pub fn render(report: &Report) -> String {
             }),
         )
     }));
-    let notifications = report
+    // GitHub code scanning takes at most 25,000 results a run: keep the most severe ones, and
+    // say that the rest were left out.
+    let mut notifications: Vec<Notification> = Vec::new();
+    if results.len() > MAX_RESULTS {
+        let total = results.len();
+        results.sort_by_key(|r| match r.level {
+            "error" => 0,
+            "warning" => 1,
+            _ => 2,
+        });
+        results.truncate(MAX_RESULTS);
+        notifications.push(Notification {
+            level: "warning",
+            message: Text {
+                text: format!(
+                    "{total} results; the {MAX_RESULTS} most severe are reported (code scanning takes no more)"
+                ),
+            },
+            locations: Vec::new(),
+        });
+    }
+    let notifications_for_errors: Vec<Notification> = report
         .errors
         .iter()
         .map(|e| Notification {
@@ -279,6 +306,7 @@ pub fn render(report: &Report) -> String {
             locations: vec![location(&e.file, e.line, e.column, e.line, e.column + 1)],
         })
         .collect();
+    notifications.extend(notifications_for_errors);
     let log = Log {
         schema: "https://json.schemastore.org/sarif-2.1.0.json",
         version: "2.1.0",
@@ -303,6 +331,17 @@ pub fn render(report: &Report) -> String {
     let mut out = serde_json::to_string_pretty(&log).expect("serialises");
     out.push('\n');
     out
+}
+
+fn truncate(text: &str) -> String {
+    if text.len() <= MAX_MESSAGE {
+        return text.to_string();
+    }
+    let mut end = MAX_MESSAGE;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
 }
 
 /// `missing-idempotency-key` → `MissingIdempotencyKey` for SARIF's `name`.
