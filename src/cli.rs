@@ -203,21 +203,8 @@ fn explain(id: &str, color: Color) -> u8 {
 }
 
 fn review(args: ReviewArgs) -> u8 {
-    let config = match &args.config {
-        None => None,
-        Some(path) => match Config::load(
-            path,
-            &crate::discover::display_name(path),
-            args.profile.as_deref(),
-        ) {
-            Ok(c) => Some(c),
-            Err(errors) => {
-                for e in errors {
-                    eprintln!("error: {}:{}:{}: {}", e.file, e.line, e.column, e.message);
-                }
-                return EXIT_ERROR;
-            }
-        },
+    let Ok(config) = config_arg(args.config.as_deref(), args.profile.as_deref()) else {
+        return EXIT_ERROR;
     };
     let opts = Options {
         root: args.root.clone(),
@@ -246,6 +233,20 @@ fn review(args: ReviewArgs) -> u8 {
         None => print(&text),
     }
     EXIT_OK
+}
+
+/// The `--config FILE` configuration, if given; its errors are printed, with their positions.
+fn config_arg(path: Option<&std::path::Path>, profile: Option<&str>) -> Result<Option<Config>, ()> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    Config::load(path, &crate::discover::display_name(path), profile)
+        .map(Some)
+        .map_err(|errors| {
+            for e in errors {
+                eprintln!("error: {}:{}:{}: {}", e.file, e.line, e.column, e.message);
+            }
+        })
 }
 
 fn use_color(color: Color) -> bool {
@@ -282,20 +283,8 @@ fn check(args: CheckArgs) -> u8 {
             return EXIT_ERROR;
         }
     }
-    let config = match &args.config {
-        None => None,
-        Some(path) => {
-            let name = crate::discover::display_name(path);
-            match Config::load(path, &name, args.profile.as_deref()) {
-                Ok(c) => Some(c),
-                Err(errors) => {
-                    for e in errors {
-                        eprintln!("error: {}:{}:{}: {}", e.file, e.line, e.column, e.message);
-                    }
-                    return EXIT_ERROR;
-                }
-            }
-        }
+    let Ok(config) = config_arg(args.config.as_deref(), args.profile.as_deref()) else {
+        return EXIT_ERROR;
     };
     let opts = Options {
         root: args.root.clone(),

@@ -38,6 +38,13 @@ static RELATIVE_WORDING: LazyLock<Regex> = LazyLock::new(|| {
 /// `add_*`/`addFunds`, `by`.
 pub fn relative_property_name(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
+    // A descriptor of the change is no amount: `adjustAuthType`, `adjustment_reason`.
+    if ["type", "kind", "mode", "reason", "status"]
+        .iter()
+        .any(|d| lower.ends_with(d))
+    {
+        return false;
+    }
     matches!(lower.as_str(), "delta" | "by")
         || lower.ends_with("_delta")
         || lower.starts_with("increment")

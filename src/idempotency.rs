@@ -390,3 +390,18 @@ pub fn stated_lifetime<'a>(
     }
     None
 }
+
+/// The body's fields when every one can take a single value only (`status: {enum: [expired]}`):
+/// a retry of such a body repeats the same change.
+pub fn fixed_value_body<'a>(bundle: &'a Bundle, op: &Operation<'a>) -> Option<Vec<&'a str>> {
+    let props = body_properties(bundle, op);
+    let fixed = !props.is_empty()
+        && props.iter().all(|p| {
+            p.schema.node.get("const").is_some()
+                || p.schema
+                    .node
+                    .get("enum")
+                    .is_some_and(|e| e.items().len() == 1)
+        });
+    fixed.then(|| props.iter().map(|p| p.name).collect())
+}

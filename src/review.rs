@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use crate::config::{Config, Settings, find_config_file};
 use crate::diagnostic::Severity;
 use crate::idempotency::{
-    Declared, declared, has_if_match, key_carriers, read_only_word, stated_lifetime,
+    Declared, declared, fixed_value_body, has_if_match, key_carriers, read_only_word,
+    stated_lifetime,
 };
 use crate::lint::{self, Options};
 use crate::model::{self, Method, Operation};
@@ -70,8 +71,10 @@ pub struct ApiReview {
     pub operations: Vec<OperationReview>,
     /// Operations whose duplicates matter (POST/PATCH that do not only read).
     pub unsafe_operations: usize,
-    /// Of those, the ones with a key or an If-Match precondition.
+    /// Of those, the ones with a required key or an If-Match precondition.
     pub protected: usize,
+    /// Of those, the ones whose only protection is an optional key.
+    pub optional_keys: usize,
     /// Key carriers in use, most used first.
     pub carriers: Vec<(String, usize)>,
     /// Key lifetimes stated, with where.
@@ -144,6 +147,7 @@ pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
         operations: Vec::new(),
         unsafe_operations: 0,
         protected: 0,
+        optional_keys: 0,
         carriers: Vec::new(),
         lifetimes: Vec::new(),
         gaps: Vec::new(),
@@ -156,8 +160,11 @@ pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
         let mutating = matches!(op.method, Method::Post | Method::Patch) && !reads && !not_needed;
         if mutating {
             out.unsafe_operations += 1;
-            if carrier.is_some() || has_if_match(op) {
+            // An optional key protects only the clients that send it.
+            if carrier.is_some_and(|c| c.required() != Some(false)) || has_if_match(op) {
                 out.protected += 1;
+            } else if carrier.is_some() {
+                out.optional_keys += 1;
             }
         }
         if let Some(c) = carrier {
@@ -217,6 +224,17 @@ pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
         } else if has_if_match(op) {
             let at = op.header_param("If-Match").map(|p| place(p.declared));
             answer(Verdict::Good, "protected by an If-Match precondition", at)
+        } else if let Some(fields) =
+            fixed_value_body(&bundle, op).filter(|_| op.method == Method::Patch)
+        {
+            answer(
+                Verdict::Gap,
+                format!(
+                    "repeats the same change (the body can only set fixed values: {}), but no If-Match guards against a concurrent change",
+                    fields.join(", ")
+                ),
+                Some(place(op.key)),
+            )
         } else {
             let text = if op.method == Method::Patch {
                 "a retry can apply twice or overwrite a concurrent change: no key, no If-Match"
@@ -227,8 +245,19 @@ pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
         };
 
         // 2. A completed retry gets the first response.
+        let not_applicable = |what: &str| {
+            if carrier.is_some() && reads {
+                answer(
+                    Verdict::NotApplicable,
+                    "only reads: the key's contract does not matter",
+                    None,
+                )
+            } else {
+                answer(Verdict::NotApplicable, what, None)
+            }
+        };
         let q2 = if carrier.is_none() || !mutating {
-            answer(Verdict::NotApplicable, "no key, no replay", None)
+            not_applicable("no key, no replay")
         } else if let Some(f) = findings_of(op, "replay-reported-as-error") {
             answer(
                 Verdict::Risk,
@@ -270,7 +299,7 @@ pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
                 }
                 None => answer(Verdict::Gap, "not documented", Some(place(c.location()))),
             },
-            _ => answer(Verdict::NotApplicable, "no key", None),
+            _ => not_applicable("no key"),
         };
 
         // 4. A concurrent request with the same key.
@@ -281,7 +310,7 @@ pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
                 Some(format!("{}:{}:{}", f.file, f.line, f.column)),
             )
         } else if carrier.is_none() || !mutating {
-            answer(Verdict::NotApplicable, "no key", None)
+            not_applicable("no key")
         } else {
             match op.response("409") {
                 Some(r) if r.header("Retry-After").is_some() => answer(
@@ -363,7 +392,10 @@ pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
     let mut gaps: Vec<(String, Severity, usize, String)> = Vec::new();
     for f in &report.findings {
         match gaps.iter_mut().find(|g| g.0 == f.rule) {
-            Some(g) => g.2 += 1,
+            Some(g) => {
+                g.1 = g.1.max(f.severity);
+                g.2 += 1;
+            }
             None => gaps.push((
                 f.rule.to_string(),
                 f.severity,
@@ -423,8 +455,10 @@ fn replay_documented(op: &Operation<'_>) -> Option<(String, Location)> {
 pub fn markdown(r: &ApiReview) -> String {
     let mut s = format!("## Idempotency review: {} (`{}`)\n\n", r.title, r.file);
     s.push_str(&format!(
-        "- **{} of {}** operations whose duplicates matter are protected (key or If-Match).\n",
-        r.protected, r.unsafe_operations
+        "- **{} of {}** operations whose duplicates matter are protected (a required key or If-Match){}.\n",
+        r.protected,
+        r.unsafe_operations,
+        optional_note(r)
     ));
     if r.carriers.is_empty() {
         s.push_str("- **Key carrier:** none declared.\n");
@@ -472,6 +506,15 @@ pub fn markdown(r: &ApiReview) -> String {
     }
     s.push_str("\n✅ safe as specified · ⚠️ incomplete or undocumented · ❌ wrong under retry · — not applicable\n");
     s
+}
+
+/// `; 17 more take an optional key`, when some do.
+fn optional_note(r: &ApiReview) -> String {
+    match r.optional_keys {
+        0 => String::new(),
+        1 => "; 1 more takes an optional key".to_string(),
+        n => format!("; {n} more take an optional key"),
+    }
 }
 
 /// Text for a Markdown table cell.
@@ -545,10 +588,11 @@ pub fn html(r: &ApiReview) -> String {
             .join(", ")
     };
     format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Idempotency review: {title}</title>\n<style>\nbody{{font:14px/1.4 system-ui,sans-serif;margin:2em}}table{{border-collapse:collapse}}\nth,td{{border:1px solid #ccc;padding:.4em;vertical-align:top;text-align:left}}\n.good{{background:#eaf7ea}}.gap{{background:#fff6dd}}.risk{{background:#fde8e8}}.na{{color:#777}}\nsmall{{color:#555}}\n</style></head><body>\n<h1>Idempotency review: {title}</h1>\n<p><code>{file}</code></p>\n<ul><li><b>{protected} of {unsafe_ops}</b> operations whose duplicates matter are protected (key or If-Match).</li>\n<li><b>Key carrier:</b> {carriers}</li><li><b>Key lifetime:</b> {lifetimes}</li></ul>\n<h2>Gaps, worst first</h2>\n<ul>\n{gaps}</ul>\n<h2>Operations</h2>\n<table id=\"operations\"><thead><tr><th scope=\"col\">Operation</th>{headers}</tr></thead>\n<tbody>\n{rows}</tbody></table>\n</body></html>\n",
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Idempotency review: {title}</title>\n<style>\nbody{{font:14px/1.4 system-ui,sans-serif;margin:2em}}table{{border-collapse:collapse}}\nth,td{{border:1px solid #ccc;padding:.4em;vertical-align:top;text-align:left}}\n.good{{background:#eaf7ea}}.gap{{background:#fff6dd}}.risk{{background:#fde8e8}}.na{{color:#777}}\nsmall{{color:#555}}\n</style></head><body>\n<h1>Idempotency review: {title}</h1>\n<p><code>{file}</code></p>\n<ul><li><b>{protected} of {unsafe_ops}</b> operations whose duplicates matter are protected (a required key or If-Match){optional}.</li>\n<li><b>Key carrier:</b> {carriers}</li><li><b>Key lifetime:</b> {lifetimes}</li></ul>\n<h2>Gaps, worst first</h2>\n<ul>\n{gaps}</ul>\n<h2>Operations</h2>\n<table id=\"operations\"><thead><tr><th scope=\"col\">Operation</th>{headers}</tr></thead>\n<tbody>\n{rows}</tbody></table>\n</body></html>\n",
         title = html_escape(&r.title),
         file = html_escape(&r.file),
         protected = r.protected,
         unsafe_ops = r.unsafe_operations,
+        optional = optional_note(r),
     )
 }

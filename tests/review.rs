@@ -141,10 +141,21 @@ fn adyen_answers_agree_with_the_spec() {
     );
     let methods = row(&md, "POST /paymentMethods");
     assert!(methods.contains("✅ only reads"), "{methods}");
+    // Its body can only say `status: expired`: a retry repeats the same change.
     let links = row(&md, "PATCH /paymentLinks/{linkId}");
     assert!(
-        links.contains("❌ a retry can apply twice or overwrite a concurrent change"),
+        links.contains("⚠️ repeats the same change (the body can only set fixed values: status)"),
         "{links}"
+    );
+    // A read-only POST that takes a key: its contract does not matter.
+    let apple = row(&md, "POST /applePay/sessions");
+    assert!(
+        apple.contains("— only reads: the key's contract does not matter"),
+        "{apple}"
+    );
+    assert!(
+        md.contains("- **0 of 18** operations whose duplicates matter are protected (a required key or If-Match); 17 more take an optional key."),
+        "{md}"
     );
     let get = row(&md, "GET /paymentLinks/{linkId}");
     assert!(get.contains("✅ safe method"), "{get}");

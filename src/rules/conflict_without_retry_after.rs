@@ -3,7 +3,7 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::{key_carriers, unsafe_to_repeat};
+use crate::idempotency::key_carriers;
 
 pub const RULE: Rule = Rule {
     id: "conflict-without-retry-after",
@@ -12,13 +12,7 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    // Only where duplicates matter: not on reads, PUT, DELETE or `x-idempotency: false`.
-    for op in cx
-        .api
-        .operations
-        .iter()
-        .filter(|op| unsafe_to_repeat(cx.bundle, op, cx.settings))
-    {
+    for op in cx.operations_whose_duplicates_matter() {
         let Some(conflict) = op.response("409") else {
             continue;
         };

@@ -1,11 +1,8 @@
 //! `idempotency-key-fixed-value`: a key with a default, enum, const or example value, which
 //! generated clients and consoles send on every call.
 
-use std::collections::HashSet;
-
 use super::{Context, Rule};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::idempotency::{KeyCarrier, key_carriers};
 use crate::resolve::At;
 
 pub const RULE: Rule = Rule {
@@ -15,44 +12,36 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    let mut seen = HashSet::new();
-    for op in &cx.api.operations {
-        for carrier in key_carriers(cx.bundle, op, cx.settings) {
-            let KeyCarrier::Header(param) = carrier else {
-                continue;
-            };
-            if !seen.insert(param.node.location()) {
-                continue;
-            }
-            let name = param.name;
-            let mut places: Vec<At<'_>> = vec![param.node];
-            if let Some(schema) = param.schema.map(|s| cx.bundle.deref(s))
-                && schema.location() != param.node.location()
-            {
-                places.push(schema);
-            }
-            for at in places {
-                for keyword in ["default", "enum", "const"] {
-                    if let Some(loc) = at.key_location(keyword) {
-                        out.push(
-                            cx.diagnostic(
-                                &RULE,
-                                loc,
-                                format!(
-                                    "idempotency key `{name}` has a fixed `{keyword}` value: \
-                                     clients that send it reuse one key for every request"
-                                ),
-                            )
-                            .with_operation(op)
-                            .with_help(format!(
-                                "remove `{keyword}`: every request needs a fresh key"
-                            )),
-                        );
-                    }
-                }
-                if let Some(example) = at.node.get_entry("example") {
-                    let value = example.value.scalar_text().unwrap_or("…");
+    for (op, param) in cx.key_header_definitions() {
+        let name = param.name;
+        let mut places: Vec<At<'_>> = vec![param.node];
+        if let Some(schema) = param.schema.map(|s| cx.bundle.deref(s))
+            && schema.location() != param.node.location()
+        {
+            places.push(schema);
+        }
+        for at in places {
+            for keyword in ["default", "enum", "const"] {
+                if let Some(loc) = at.key_location(keyword) {
                     out.push(
+                        cx.diagnostic(
+                            &RULE,
+                            loc,
+                            format!(
+                                "idempotency key `{name}` has a fixed `{keyword}` value: \
+                                     clients that send it reuse one key for every request"
+                            ),
+                        )
+                        .with_operation(op)
+                        .with_help(format!(
+                            "remove `{keyword}`: every request needs a fresh key"
+                        )),
+                    );
+                }
+            }
+            if let Some(example) = at.node.get_entry("example") {
+                let value = example.value.scalar_text().unwrap_or("…");
+                out.push(
                         cx.diagnostic(
                             &RULE,
                             at.key_location("example").expect("present"),
@@ -65,7 +54,6 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                         .with_operation(op)
                         .with_help("describe the format instead (e.g. `format: uuid`), or say in the example that each request needs a new key"),
                     );
-                }
             }
         }
     }

@@ -2,7 +2,7 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::{key_carriers, moves_money, unsafe_to_repeat};
+use crate::idempotency::{key_carriers, moves_money};
 use crate::model::Method;
 
 pub const RULE: Rule = Rule {
@@ -12,13 +12,7 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    // Only where duplicates matter: not on reads, PUT, DELETE or `x-idempotency: false`.
-    for op in cx
-        .api
-        .operations
-        .iter()
-        .filter(|op| unsafe_to_repeat(cx.bundle, op, cx.settings))
-    {
+    for op in cx.operations_whose_duplicates_matter() {
         let carriers = key_carriers(cx.bundle, op, cx.settings);
         if carriers.is_empty() || carriers.iter().any(|c| c.required() != Some(false)) {
             continue;

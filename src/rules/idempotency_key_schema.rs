@@ -1,10 +1,7 @@
 //! `idempotency-key-schema`: the key's schema does not say it is a bounded string.
 
-use std::collections::HashSet;
-
 use super::{Context, Rule};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::idempotency::{KeyCarrier, key_carriers};
 use crate::source::Node;
 
 /// A length limit stated in prose: "a maximum of 64 characters", "up to 255 characters".
@@ -22,99 +19,85 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    let mut seen = HashSet::new();
-    for op in &cx.api.operations {
-        for carrier in key_carriers(cx.bundle, op, cx.settings) {
-            let KeyCarrier::Header(param) = carrier else {
-                continue;
+    for (op, param) in cx.key_header_definitions() {
+        let name = param.name;
+        let Some(schema) = param.schema.map(|s| cx.bundle.deref(s)) else {
+            continue;
+        };
+        // Where a missing keyword belongs: the `schema` key, or (2.0) the parameter's name.
+        let anchor = param
+            .node
+            .key_location("schema")
+            .or_else(|| param.node.key_location("name"))
+            .unwrap_or(param.declared);
+        let ty = schema.node.get("type");
+        let ty_text = ty.and_then(Node::scalar_text);
+        if ty_text != Some("string") {
+            let what = match ty {
+                Some(t) => format!(
+                    "type `{}`",
+                    t.scalar_text().map_or_else(
+                        || cx.bundle.file(schema.file).source.text[t.span.range()].to_string(),
+                        str::to_string
+                    )
+                ),
+                None => "no type".to_string(),
             };
-            // One report per definition, however many operations share it.
-            if !seen.insert(param.node.location()) {
-                continue;
-            }
-            let name = param.name;
-            let Some(schema) = param.schema.map(|s| cx.bundle.deref(s)) else {
-                continue;
-            };
-            // Where a missing keyword belongs: the `schema` key, or (2.0) the parameter's name.
-            let anchor = param
-                .node
-                .key_location("schema")
-                .or_else(|| param.node.key_location("name"))
-                .unwrap_or(param.declared);
-            let ty = schema.node.get("type");
-            let ty_text = ty.and_then(Node::scalar_text);
-            if ty_text != Some("string") {
-                let what = match ty {
-                    Some(t) => format!(
-                        "type `{}`",
-                        t.scalar_text().map_or_else(
-                            || cx.bundle.file(schema.file).source.text[t.span.range()].to_string(),
-                            str::to_string
-                        )
-                    ),
-                    None => "no type".to_string(),
-                };
-                out.push(
-                    cx.diagnostic(
-                        &RULE,
-                        schema.key_location("type").unwrap_or(anchor),
-                        format!(
-                            "idempotency key `{name}` is not a string ({what}): keys are opaque \
+            out.push(
+                cx.diagnostic(
+                    &RULE,
+                    schema.key_location("type").unwrap_or(anchor),
+                    format!(
+                        "idempotency key `{name}` is not a string ({what}): keys are opaque \
                              strings (draft §2.1)"
-                        ),
-                    )
-                    .with_operation(op)
-                    .with_help("declare `type: string`"),
-                );
-            }
-            if schema.node.get("maxLength").is_none() {
-                // The limit is often written in prose only ("a maximum of 64 characters").
-                let stated = [
-                    param.description,
-                    schema.node.get("description").and_then(Node::as_str),
-                ]
-                .into_iter()
-                .flatten()
-                .find_map(|d| STATED_LENGTH.captures(d))
-                .map(|c| c[1].to_string());
-                let help = match &stated {
-                    Some(n) => format!("the description says {n} characters: add `maxLength: {n}`"),
-                    None => {
-                        "add `maxLength` (Stripe allows 255 characters, Adyen 64; a UUID is 36)"
-                            .to_string()
-                    }
-                };
-                out.push(
-                    cx.diagnostic(
-                        &RULE,
-                        anchor,
-                        format!(
-                            "idempotency key `{name}` has no maxLength: servers must bound what \
-                             they store and index"
-                        ),
-                    )
-                    .with_operation(op)
-                    .with_help(help),
-                );
-            }
-            if schema.node.get("format").is_none() && schema.node.get("pattern").is_none() {
-                out.push(
-                    cx.diagnostic(
-                        &RULE,
-                        anchor,
-                        format!(
-                            "idempotency key `{name}` has no format or pattern: document the \
-                             expected shape (e.g. format: uuid)"
-                        ),
-                    )
-                    .with_severity(Severity::Info)
-                    .with_operation(op)
-                    .with_help(
-                        "add `format: uuid`, or a `pattern` that servers validate (draft §5)",
                     ),
-                );
-            }
+                )
+                .with_operation(op)
+                .with_help("declare `type: string`"),
+            );
+        }
+        if schema.node.get("maxLength").is_none() {
+            // The limit is often written in prose only ("a maximum of 64 characters").
+            let stated = [
+                param.description,
+                schema.node.get("description").and_then(Node::as_str),
+            ]
+            .into_iter()
+            .flatten()
+            .find_map(|d| STATED_LENGTH.captures(d))
+            .map(|c| c[1].to_string());
+            let help = match &stated {
+                Some(n) => format!("the description says {n} characters: add `maxLength: {n}`"),
+                None => "add `maxLength` (Stripe allows 255 characters, Adyen 64; a UUID is 36)"
+                    .to_string(),
+            };
+            out.push(
+                cx.diagnostic(
+                    &RULE,
+                    anchor,
+                    format!(
+                        "idempotency key `{name}` has no maxLength: servers must bound what \
+                             they store and index"
+                    ),
+                )
+                .with_operation(op)
+                .with_help(help),
+            );
+        }
+        if schema.node.get("format").is_none() && schema.node.get("pattern").is_none() {
+            out.push(
+                cx.diagnostic(
+                    &RULE,
+                    anchor,
+                    format!(
+                        "idempotency key `{name}` has no format or pattern: document the \
+                             expected shape (e.g. format: uuid)"
+                    ),
+                )
+                .with_severity(Severity::Info)
+                .with_operation(op)
+                .with_help("add `format: uuid`, or a `pattern` that servers validate (draft §5)"),
+            );
         }
     }
 }

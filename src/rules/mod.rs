@@ -36,7 +36,8 @@ pub(crate) use json_patch_without_precondition::json_patch_ops;
 
 use crate::config::Settings;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::model::Api;
+use crate::idempotency::{KeyCarrier, key_carriers, unsafe_to_repeat};
+use crate::model::{Api, Operation, Parameter};
 use crate::resolve::{Bundle, Location};
 use crate::source::{Node, SourceFile};
 
@@ -85,7 +86,35 @@ pub struct Context<'a> {
     pub settings: &'a Settings,
 }
 
-impl Context<'_> {
+impl<'a> Context<'a> {
+    /// The operations whose duplicates matter: POST and PATCH that do not only read, without
+    /// `x-idempotency: false`. The rules about a key's contract look only at these.
+    pub fn operations_whose_duplicates_matter(
+        &self,
+    ) -> impl Iterator<Item = &'a Operation<'a>> + '_ {
+        self.api
+            .operations
+            .iter()
+            .filter(move |op| unsafe_to_repeat(self.bundle, op, self.settings))
+    }
+
+    /// Every header key parameter with an operation that uses it, once per definition however
+    /// many operations share it through `$ref`.
+    pub fn key_header_definitions(&self) -> Vec<(&'a Operation<'a>, &'a Parameter<'a>)> {
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for op in &self.api.operations {
+            for carrier in key_carriers(self.bundle, op, self.settings) {
+                if let KeyCarrier::Header(param) = carrier
+                    && seen.insert(param.node.location())
+                {
+                    out.push((op, param));
+                }
+            }
+        }
+        out
+    }
+
     /// A finding of `rule` at `at`, with the rule's default severity.
     pub fn diagnostic(&self, rule: &Rule, at: Location, message: String) -> Diagnostic {
         Diagnostic {

@@ -7,7 +7,7 @@ use regex::Regex;
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::{key_carriers, unsafe_to_repeat};
+use crate::idempotency::key_carriers;
 
 pub const RULE: Rule = Rule {
     id: "replay-reported-as-error",
@@ -29,13 +29,7 @@ static DIFFERENT: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    // Only where duplicates matter: not on reads, PUT, DELETE or `x-idempotency: false`.
-    for op in cx
-        .api
-        .operations
-        .iter()
-        .filter(|op| unsafe_to_repeat(cx.bundle, op, cx.settings))
-    {
+    for op in cx.operations_whose_duplicates_matter() {
         if key_carriers(cx.bundle, op, cx.settings).is_empty() {
             continue;
         }

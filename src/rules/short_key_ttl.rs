@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
 use crate::heuristics::human_duration;
-use crate::idempotency::{key_carriers, stated_lifetime, unsafe_to_repeat};
+use crate::idempotency::{key_carriers, stated_lifetime};
 
 pub const RULE: Rule = Rule {
     id: "short-key-ttl",
@@ -16,13 +16,7 @@ pub const RULE: Rule = Rule {
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let min = cx.settings.min_ttl_seconds;
     let mut seen = HashSet::new();
-    // Only where duplicates matter: not on reads, PUT, DELETE or `x-idempotency: false`.
-    for op in cx
-        .api
-        .operations
-        .iter()
-        .filter(|op| unsafe_to_repeat(cx.bundle, op, cx.settings))
-    {
+    for op in cx.operations_whose_duplicates_matter() {
         let carriers = key_carriers(cx.bundle, op, cx.settings);
         let Some(carrier) = carriers.first() else {
             continue;

@@ -2,7 +2,7 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::{key_carriers, stated_lifetime, unsafe_to_repeat};
+use crate::idempotency::{key_carriers, stated_lifetime};
 
 pub const RULE: Rule = Rule {
     id: "undocumented-key-ttl",
@@ -14,13 +14,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // One finding per key name: an API that copies `idempotency_key` into sixty request bodies
     // fixes this once (in `info.description`), so it hears of it once, with the count.
     let mut undocumented: Vec<(String, Vec<_>)> = Vec::new();
-    // Only where duplicates matter: not on reads, PUT, DELETE or `x-idempotency: false`.
-    for op in cx
-        .api
-        .operations
-        .iter()
-        .filter(|op| unsafe_to_repeat(cx.bundle, op, cx.settings))
-    {
+    for op in cx.operations_whose_duplicates_matter() {
         let carriers = key_carriers(cx.bundle, op, cx.settings);
         let Some(carrier) = carriers.into_iter().next() else {
             continue;

@@ -2,7 +2,7 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::idempotency::{Declared, body_properties, declared, has_if_match, key_carriers};
+use crate::idempotency::{Declared, declared, fixed_value_body, has_if_match, key_carriers};
 use crate::model::{Method, media_essence};
 
 pub const RULE: Rule = Rule {
@@ -36,19 +36,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     .iter()
                     .all(|m| media_essence(m.media_type) == "application/merge-patch+json")
         });
-        // Every field can take one value only (`status: {enum: [expired]}`): a retry sets the
-        // same values again.
-        let props = body_properties(cx.bundle, op);
-        let fixed_values = !props.is_empty()
-            && props.iter().all(|p| {
-                p.schema.node.get("const").is_some()
-                    || p.schema
-                        .node
-                        .get("enum")
-                        .is_some_and(|e| e.items().len() == 1)
-            });
-        let diagnostic = if fixed_values {
-            let fields: Vec<String> = props.iter().map(|p| format!("`{}`", p.name)).collect();
+        let diagnostic = if let Some(fields) = fixed_value_body(cx.bundle, op) {
+            let fields: Vec<String> = fields.iter().map(|f| format!("`{f}`")).collect();
             cx.diagnostic(
                 &RULE,
                 op.key,
