@@ -8,10 +8,15 @@
 #[derive(Debug, Clone)]
 pub struct LineIndex {
     line_starts: Vec<u32>,
+    ascii: bool,
     /// For non-ASCII text, code points before each multiple of [`CHUNK`] bytes (rounded up to a
     /// character boundary), so a column on a megabyte-long line costs at most one chunk's scan.
-    chars_before: Option<Vec<u32>>,
+    /// Built on first need: most columns sit on short lines and are counted directly.
+    chars_before: std::sync::OnceLock<Vec<u32>>,
 }
+
+/// Lines up to this long get their columns counted directly.
+const SHORT_LINE: usize = 4096;
 
 const CHUNK: usize = 256;
 
@@ -36,11 +41,20 @@ impl LineIndex {
                 }
             }
         }
-        let chars_before = (!text.is_ascii()).then(|| {
-            let mut counts = Vec::with_capacity(bytes.len() / CHUNK + 1);
+        LineIndex {
+            line_starts,
+            ascii: text.is_ascii(),
+            chars_before: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Code points in `text[..offset]`; `offset` is a character boundary.
+    fn chars_to(&self, text: &str, offset: usize) -> usize {
+        let counts = self.chars_before.get_or_init(|| {
+            let mut counts = Vec::with_capacity(text.len() / CHUNK + 1);
             let mut count = 0u32;
             let mut at = 0;
-            for k in 0..=bytes.len() / CHUNK {
+            for k in 0..=text.len() / CHUNK {
                 let target = ceil_boundary(text, k * CHUNK);
                 count += text[at..target].chars().count() as u32;
                 at = target;
@@ -48,23 +62,10 @@ impl LineIndex {
             }
             counts
         });
-        LineIndex {
-            line_starts,
-            chars_before,
-        }
-    }
-
-    /// Code points in `text[..offset]`; `offset` is a character boundary.
-    fn chars_to(&self, text: &str, offset: usize) -> usize {
-        match &self.chars_before {
-            None => offset,
-            Some(counts) => {
-                let k = offset / CHUNK;
-                // `offset` is a boundary at or past `k * CHUNK`, so at or past `base`.
-                let base = ceil_boundary(text, k * CHUNK);
-                counts[k] as usize + text[base..offset].chars().count()
-            }
-        }
+        let k = offset / CHUNK;
+        // `offset` is a boundary at or past `k * CHUNK`, so at or past `base`.
+        let base = ceil_boundary(text, k * CHUNK);
+        counts[k] as usize + text[base..offset].chars().count()
     }
 
     pub fn line_count(&self) -> usize {
@@ -94,7 +95,13 @@ impl LineIndex {
         while !text.is_char_boundary(end) {
             end -= 1;
         }
-        let column = self.chars_to(text, end) - self.chars_to(text, start);
+        let column = if self.ascii {
+            end - start
+        } else if end - start <= SHORT_LINE {
+            text[start..end].chars().count()
+        } else {
+            self.chars_to(text, end) - self.chars_to(text, start)
+        };
         LineCol {
             line: line as u32 + 1,
             column: column as u32 + 1,
