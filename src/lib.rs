@@ -1,5 +1,7 @@
 //! idemlint: finds the operations of an OpenAPI description that are unsafe to retry.
 
+#![forbid(unsafe_code)]
+
 pub mod baseline;
 pub mod cli;
 pub mod config;
