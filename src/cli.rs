@@ -223,14 +223,8 @@ fn review(args: ReviewArgs) -> u8 {
         ReviewFormat::Markdown => crate::review::markdown(&review),
         ReviewFormat::Html => crate::review::html(&review),
     };
-    match &args.output {
-        Some(path) => {
-            if let Err(e) = crate::output::write_atomically(path, text.as_bytes()) {
-                eprintln!("error: cannot write {}: {e}", path.display());
-                return EXIT_ERROR;
-            }
-        }
-        None => print(&text),
+    if emit(&text, args.output.as_deref()).is_err() {
+        return EXIT_ERROR;
     }
     EXIT_OK
 }
@@ -256,6 +250,19 @@ fn use_color(color: Color) -> bool {
         Color::Auto => {
             std::io::stdout().is_terminal()
                 && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    }
+}
+
+/// Writes `text` to `output` (whole or not at all), or to stdout.
+fn emit(text: &str, output: Option<&std::path::Path>) -> Result<(), ()> {
+    match output {
+        Some(path) => crate::output::write_atomically(path, text.as_bytes()).map_err(|e| {
+            eprintln!("error: cannot write {}: {e}", path.display());
+        }),
+        None => {
+            print(text);
+            Ok(())
         }
     }
 }
@@ -339,14 +346,8 @@ fn check(args: CheckArgs) -> u8 {
             width,
         },
     );
-    match &args.output {
-        Some(path) => {
-            if let Err(e) = crate::output::write_atomically(path, text.as_bytes()) {
-                eprintln!("error: cannot write {}: {e}", path.display());
-                return EXIT_ERROR;
-            }
-        }
-        None => print(&text),
+    if emit(&text, args.output.as_deref()).is_err() {
+        return EXIT_ERROR;
     }
     if !report.errors.is_empty() {
         return EXIT_ERROR;
