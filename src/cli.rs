@@ -273,7 +273,14 @@ fn print(text: &str) {
     let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
 }
 
-fn check(args: CheckArgs) -> u8 {
+fn check(mut args: CheckArgs) -> u8 {
+    for list in [&mut args.select, &mut args.ignore] {
+        *list = list
+            .iter()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect();
+    }
     if let Some(root) = &args.root
         && !root.is_dir()
     {

@@ -67,6 +67,9 @@ pub struct Diagnostic {
     pub message: String,
     pub primary: Location,
     pub operation: Option<OpRef>,
+    /// The operation's method key: which operation, even when two share a method and path (a
+    /// webhook and a path, two callbacks).
+    pub operation_key: Option<Location>,
     pub labels: Vec<Label>,
     pub help: Option<String>,
 }
@@ -74,6 +77,7 @@ pub struct Diagnostic {
 impl Diagnostic {
     pub fn with_operation(mut self, op: &Operation<'_>) -> Self {
         self.operation = Some(OpRef::of(op));
+        self.operation_key = Some(op.key);
         self
     }
 

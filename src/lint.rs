@@ -9,11 +9,11 @@ use sha2::{Digest, Sha256};
 
 use crate::config::{Config, Level, find_config_file};
 use crate::diagnostic::Diagnostic;
-use crate::diagnostic::OpRef;
 use crate::discover::{Input, discover};
 use crate::model;
 use crate::report::{
-    Finding, LintedDocument, Report, ResolvedLabel, Suppressed, SuppressionKind, printable,
+    DocumentOperation, Finding, LintedDocument, Report, ResolvedLabel, Suppressed, SuppressionKind,
+    printable,
 };
 use crate::suppress::{self, Suppressions};
 
@@ -201,8 +201,15 @@ pub fn run(
 
     let mut report = Report::default();
     let mut seen = HashSet::new();
+    let mut seen_suppressed = HashSet::new();
     for r in &results {
-        report.suppressed.extend(r.suppressed.iter().cloned());
+        for s in &r.suppressed {
+            // A file shared by several documents is silenced once.
+            let f = &s.finding;
+            if seen_suppressed.insert((f.rule, f.source.path.clone(), f.span, f.message.clone())) {
+                report.suppressed.push(s.clone());
+            }
+        }
     }
     for r in results {
         report.files += usize::from(r.linted);
@@ -336,7 +343,14 @@ fn lint_source(
     result.operations = api.operations.len();
     result.document = Some(LintedDocument {
         file: bundle.file(Bundle::ROOT).source.name.clone(),
-        operations: api.operations.iter().map(OpRef::of).collect(),
+        operations: api
+            .operations
+            .iter()
+            .map(|op| DocumentOperation {
+                display: op.display(),
+                at: (bundle.file(op.key.file).source.path.clone(), op.key.span),
+            })
+            .collect(),
     });
     result.errors = bundle.errors.clone();
     let mut fingerprints = HashSet::new();
@@ -368,7 +382,8 @@ fn lint_source(
             None => result.findings.push(f),
         }
     }
-    for (at, message) in suppressions.unused() {
+    let enabled = |rule: &str| selected(rule, opts) && config.levels.get(rule) != Some(&Level::Off);
+    for (at, message) in suppressions.unused(enabled) {
         let d = cx.diagnostic(crate::rules::find(UNUSED).expect("registered"), at, message);
         if let Some(f) = levelled(d, &mut fingerprints) {
             result.findings.push(f);
@@ -410,6 +425,9 @@ fn resolve_finding(bundle: &Bundle, d: Diagnostic, fingerprints: &mut HashSet<St
         end_column: end.column,
         pointer,
         operation: d.operation,
+        operation_at: d
+            .operation_key
+            .map(|k| (bundle.file(k.file).source.path.clone(), k.span)),
         fingerprint,
         help: d.help,
         labels,

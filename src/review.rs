@@ -127,12 +127,11 @@ pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
         format!("{}:{}:{}", f.source.name, lc.line, lc.column)
     };
     let findings_of = |op: &Operation<'_>, rule: &str| {
-        report.findings.iter().find(|f| {
-            f.rule == rule
-                && f.operation
-                    .as_ref()
-                    .is_some_and(|o| o.method == op.method.upper() && o.path == op.path)
-        })
+        let at = (bundle.file(op.key.file).source.path.clone(), op.key.span);
+        report
+            .findings
+            .iter()
+            .find(|f| f.rule == rule && f.operation_at.as_ref() == Some(&at))
     };
 
     let mut out = ApiReview {
@@ -453,7 +452,11 @@ fn replay_documented(op: &Operation<'_>) -> Option<(String, Location)> {
 
 /// Markdown, for a pull-request comment.
 pub fn markdown(r: &ApiReview) -> String {
-    let mut s = format!("## Idempotency review: {} (`{}`)\n\n", r.title, r.file);
+    let mut s = format!(
+        "## Idempotency review: {} (`{}`)\n\n",
+        cell(&r.title),
+        r.file
+    );
     s.push_str(&format!(
         "- **{} of {}** operations whose duplicates matter are protected (a required key or If-Match){}.\n",
         r.protected,
@@ -494,7 +497,7 @@ pub fn markdown(r: &ApiReview) -> String {
     }
     s.push_str("\n|---|---|---|---|---|---|\n");
     for op in &r.operations {
-        s.push_str(&format!("| `{}`<br>`{}` |", cell(&op.operation), op.at));
+        s.push_str(&format!("| {}<br>`{}` |", code(&op.operation), op.at));
         for a in &op.answers {
             let at =
                 a.at.as_ref()
@@ -514,6 +517,15 @@ fn optional_note(r: &ApiReview) -> String {
         0 => String::new(),
         1 => "; 1 more takes an optional key".to_string(),
         n => format!("; {n} more take an optional key"),
+    }
+}
+
+/// A code span that holds backticks too (`POST webhook \`a\``).
+fn code(s: &str) -> String {
+    if s.contains('`') {
+        format!("`` {} ``", cell(s))
+    } else {
+        format!("`{}`", cell(s))
     }
 }
 

@@ -20,6 +20,8 @@ pub struct Named {
     /// Where the id is written.
     pub at: Location,
     pub used: bool,
+    /// Why, when the suppression says (`rule: reason`).
+    pub reason: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -36,7 +38,6 @@ struct Suppression {
     file: FileId,
     scope: Scope,
     names: Vec<Named>,
-    reason: Option<String>,
 }
 
 /// Every suppression in a bundle's files.
@@ -65,7 +66,8 @@ impl Suppressions {
 
     /// Why `f` (in `file` of the bundle) is silenced, if it is; marks the suppression used.
     pub fn silence(&mut self, file: FileId, f: &Finding) -> Option<Option<String>> {
-        for s in &mut self.list {
+        // Innermost first: the suppression next to the operation, not the one around the API.
+        for s in self.list.iter_mut().rev() {
             if s.file != file {
                 continue;
             }
@@ -80,19 +82,24 @@ impl Suppressions {
             }
             if let Some(n) = s.names.iter_mut().find(|n| n.rule == f.rule) {
                 n.used = true;
-                return Some(s.reason.clone());
+                return Some(n.reason.clone());
             }
         }
         None
     }
 
-    /// The rule ids that silenced nothing, with the reason they are reported.
-    pub fn unused(&self) -> Vec<(Location, String)> {
+    /// The rule ids that silenced nothing, with the reason they are reported. `enabled` says
+    /// whether a rule runs at all here: a suppression of a rule that is turned off is not stale.
+    pub fn unused(&self, enabled: impl Fn(&str) -> bool) -> Vec<(Location, String)> {
         let ids: Vec<&str> = crate::rules::RULES.iter().map(|r| r.id).collect();
         let mut out = Vec::new();
         for s in &self.list {
             for n in s.names.iter().filter(|n| !n.used) {
-                let message = if ids.contains(&n.rule.as_str()) {
+                let known = ids.contains(&n.rule.as_str());
+                if known && !enabled(&n.rule) {
+                    continue;
+                }
+                let message = if known {
                     format!(
                         "suppression of `{}` silences nothing here: remove it",
                         n.rule
@@ -127,7 +134,6 @@ fn walk(node: &Node, key: Option<Span>, file: FileId, out: &mut Vec<Suppression>
         Value::Map(entries) => {
             if let Some(e) = entries.iter().find(|e| &*e.key.text == EXTENSION) {
                 let mut names = Vec::new();
-                let mut reason = None;
                 match &e.value.value {
                     Value::Seq(items) => {
                         for item in items {
@@ -138,8 +144,13 @@ fn walk(node: &Node, key: Option<Span>, file: FileId, out: &mut Vec<Suppression>
                     }
                     Value::Map(pairs) => {
                         for p in pairs {
-                            names.push(named(&p.key.text, p.key.span, file));
-                            reason = p.value.scalar_text().map(str::to_string).or(reason);
+                            let mut n = named(&p.key.text, p.key.span, file);
+                            n.reason = p
+                                .value
+                                .scalar_text()
+                                .filter(|r| !r.is_empty())
+                                .map(str::to_string);
+                            names.push(n);
                         }
                     }
                     Value::Scalar(s) => {
@@ -155,7 +166,6 @@ fn walk(node: &Node, key: Option<Span>, file: FileId, out: &mut Vec<Suppression>
                         key,
                     },
                     names,
-                    reason,
                 });
             }
             for e in entries {
@@ -172,6 +182,7 @@ fn named(rule: &str, span: Span, file: FileId) -> Named {
         rule: rule.to_string(),
         at: Location { file, span },
         used: false,
+        reason: None,
     }
 }
 
@@ -193,13 +204,19 @@ fn comments(
         let alone = text[line_start..hash].trim().is_empty();
         let line = if alone { at.line + 1 } else { at.line };
         let ids = c.get(1).expect("group");
+        let reason = c
+            .get(2)
+            .map(|r| r.as_str().to_string())
+            .filter(|r| !r.is_empty());
         let mut names = Vec::new();
         let mut offset = ids.start();
         for part in ids.as_str().split(',') {
             let rule = part.trim();
             if !rule.is_empty() {
                 let start = offset + part.find(rule).unwrap_or(0);
-                names.push(named(rule, Span::new(start, start + rule.len()), file));
+                let mut n = named(rule, Span::new(start, start + rule.len()), file);
+                n.reason = reason.clone();
+                names.push(n);
             }
             offset += part.len() + 1;
         }
@@ -207,10 +224,6 @@ fn comments(
             file,
             scope: Scope::Line(line),
             names,
-            reason: c
-                .get(2)
-                .map(|r| r.as_str().to_string())
-                .filter(|r| !r.is_empty()),
         });
     }
 }

@@ -89,3 +89,41 @@ fn output_writes_the_report_to_a_file() {
         "no temporary file is left: {leftovers:?}"
     );
 }
+
+#[test]
+fn findings_go_to_their_own_operation_when_names_repeat() {
+    // A webhook and a path operation both called `POST /a`: JUnit and review keep them apart.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("api.yaml"),
+        "openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    post:\n      x-idempotency: false\n      responses: {'201': {description: ok}}\nwebhooks:\n  /a:\n    post:\n      responses: {'200': {description: ok}}\n",
+    )
+    .unwrap();
+    let out = Command::cargo_bin("idemlint")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["check", "api.yaml", "--format", "junit"])
+        .output()
+        .unwrap();
+    let xml = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        xml.contains("<testcase classname=\"api.yaml\" name=\"POST /a\"/>"),
+        "{xml}"
+    );
+    assert!(xml.contains("<testcase classname=\"api.yaml\" name=\"POST webhook `/a`\">\n      <failure type=\"missing-idempotency-key\""), "{xml}");
+    assert!(xml.contains("tests=\"3\" failures=\"1\""), "{xml}");
+    let out = Command::cargo_bin("idemlint")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["review", "api.yaml"])
+        .output()
+        .unwrap();
+    let md = String::from_utf8(out.stdout).unwrap();
+    let path_row = md.lines().find(|l| l.starts_with("| `POST /a`")).unwrap();
+    assert!(path_row.contains("✅ declared harmless"), "{md}");
+    let hook_row = md
+        .lines()
+        .find(|l| l.starts_with("| `` POST webhook `/a` ``"))
+        .unwrap();
+    assert!(hook_row.contains("❌ processed twice"), "{md}");
+}

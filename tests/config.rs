@@ -213,3 +213,52 @@ fn the_readme_example_configuration_loads() {
     assert_eq!(config.settings.min_ttl_seconds, 24 * 3600);
     assert_eq!(config.overrides.len(), 2);
 }
+
+#[test]
+fn a_relative_config_path_keeps_its_globs_and_star_stays_in_one_folder() {
+    let dir = project(None);
+    std::fs::create_dir_all(dir.path().join("legacy/v1")).unwrap();
+    std::fs::write(dir.path().join("legacy/v1/old.yaml"), SPEC).unwrap();
+    std::fs::write(
+        dir.path().join("cfg.yaml"),
+        "overrides:\n  - files: ['./*.yaml']\n    rules: {missing-idempotency-key: warning}\n",
+    )
+    .unwrap();
+    let out = Command::cargo_bin("idemlint")
+        .unwrap()
+        .current_dir(dir.path())
+        .args([
+            "check", "api.yaml", "legacy", "--config", "cfg.yaml", "--format", "concise",
+        ])
+        .output()
+        .unwrap();
+    let out = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.contains("api.yaml:14:5: warning[missing-idempotency-key]"),
+        "`*.yaml` matches api.yaml: {out}"
+    );
+    assert!(
+        out.contains("legacy/v1/old.yaml:14:5: error[missing-idempotency-key]"),
+        "but not legacy/v1/old.yaml: {out}"
+    );
+}
+
+#[test]
+fn a_setting_given_twice_is_an_error() {
+    let dir = project(Some(
+        "rules: {short-key-ttl: off}\nrules: {short-key-ttl: error}\n",
+    ));
+    let (code, out, _) = run(&dir, &[]);
+    assert_eq!(code, 2);
+    assert!(out.contains(".idemlint.yaml:2:1: error[input] configuration: `rules` is set twice; the first is at line 1"), "{out}");
+}
+
+#[test]
+fn suppressions_of_rules_turned_off_are_not_stale() {
+    let dir = project(Some("rules: {idempotency-key-optional: off}\n"));
+    let spec = SPEC.replace("    post:\n      parameters:", "    post:\n      x-idemlint-ignore: {idempotency-key-optional: optional by design}\n      parameters:");
+    std::fs::write(dir.path().join("api.yaml"), spec).unwrap();
+    let (_, out, _) = run(&dir, &["--ignore", " missing-idempotency-key "]);
+    assert!(!out.contains("unused-suppression"), "{out}");
+    assert!(out.contains("No problems found"), "{out}");
+}

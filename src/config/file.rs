@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use globset::{Glob, GlobSet, GlobSetBuilder};
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 
 use super::{Settings, apply_profile};
 use crate::diagnostic::Severity;
@@ -109,15 +109,32 @@ impl Config {
             errors: Vec::new(),
         };
         let root = match source.parse() {
-            Ok(loaded) => loaded.root,
+            Ok(loaded) => {
+                for d in &loaded.duplicates {
+                    reader.error(
+                        d.second,
+                        format!(
+                            "`{}` is set twice; the first is at line {}",
+                            d.key,
+                            source.line_col(d.first.start as usize).line
+                        ),
+                    );
+                }
+                loaded.root
+            }
             Err(e) => {
                 reader.error(e.span, e.message);
                 return Err(reader.errors);
             }
         };
-        let dir = path
-            .parent()
-            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        // Globs are relative to the file's folder, made absolute as linted paths are.
+        let dir = std::fs::canonicalize(path)
+            .ok()
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+            .unwrap_or_else(|| {
+                path.parent()
+                    .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+            });
         let config = reader.config(&root, dir, profile, path);
         if reader.errors.is_empty() {
             Ok(config)
@@ -365,7 +382,9 @@ impl Reader<'_> {
                 };
                 let mut builder = GlobSetBuilder::new();
                 for p in patterns {
-                    match p.scalar_text().map(Glob::new) {
+                    let pattern = p.scalar_text().map(|t| t.strip_prefix("./").unwrap_or(t));
+                    let glob = pattern.map(|t| GlobBuilder::new(t).literal_separator(true).build());
+                    match glob {
                         Some(Ok(glob)) => {
                             builder.add(glob);
                         }

@@ -48,6 +48,8 @@ pub struct Finding {
     pub end_column: u32,
     pub pointer: String,
     pub operation: Option<OpRef>,
+    /// The operation's method key (file and span), identifying it among same-named ones.
+    pub operation_at: Option<(std::path::PathBuf, Span)>,
     pub fingerprint: String,
     pub help: Option<String>,
     pub labels: Vec<ResolvedLabel>,
@@ -59,7 +61,15 @@ pub struct Finding {
 #[derive(Debug, Clone)]
 pub struct LintedDocument {
     pub file: String,
-    pub operations: Vec<OpRef>,
+    pub operations: Vec<DocumentOperation>,
+}
+
+#[derive(Debug, Clone)]
+pub struct DocumentOperation {
+    /// `POST /payments`, `POST webhook `orderShipped``.
+    pub display: String,
+    /// Its method key: file and span, as in [`Finding::operation_at`].
+    pub at: (std::path::PathBuf, Span),
 }
 
 /// A silenced finding and what silenced it.

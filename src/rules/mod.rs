@@ -123,6 +123,7 @@ impl<'a> Context<'a> {
             message,
             primary: at,
             operation: None,
+            operation_key: None,
             labels: Vec::new(),
             help: None,
         }
