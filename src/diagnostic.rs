@@ -70,6 +70,9 @@ pub struct Diagnostic {
     /// The operation's method key: which operation, even when two share a method and path (a
     /// webhook and a path, two callbacks).
     pub operation_key: Option<Location>,
+    /// The operation object itself: a suppression written inside it covers the finding even
+    /// when the object lives in another file than its method key.
+    pub operation_node: Option<Location>,
     pub labels: Vec<Label>,
     pub help: Option<String>,
 }
@@ -78,6 +81,7 @@ impl Diagnostic {
     pub fn with_operation(mut self, op: &Operation<'_>) -> Self {
         self.operation = Some(OpRef::of(op));
         self.operation_key = Some(op.key);
+        self.operation_node = Some(op.node.location());
         self
     }
 

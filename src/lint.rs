@@ -368,11 +368,17 @@ fn lint_source(
         Some(f)
     };
     for d in diagnostics {
+        let op_node = d.operation_node;
         let Some(f) = levelled(d, &mut fingerprints) else {
             continue;
         };
-        let silenced =
-            suppress::file_of(&bundle, &f).and_then(|file| suppressions.silence(file, &f));
+        let silenced = suppress::file_of(&bundle, &f)
+            .and_then(|file| suppressions.silence(file, &f))
+            .or_else(|| {
+                // Written inside the operation object, which may be a `$ref` away.
+                let node = op_node?;
+                suppressions.silence_at(node.file, node.span, None, f.rule)
+            });
         match silenced {
             Some(reason) => result.suppressed.push(Suppressed {
                 finding: f,

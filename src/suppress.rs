@@ -57,8 +57,11 @@ impl Suppressions {
         for (i, file) in bundle.files.iter().enumerate() {
             let id = FileId(i as u32);
             walk(&file.root, None, id, &mut list);
-            if file.source.format == Format::Yaml {
-                comments(&file.source.text, &file.source, id, &mut list);
+            if file.source.format == Format::Yaml && file.source.text.contains("idemlint-ignore") {
+                // Text that only looks like a comment, inside a string or a block scalar.
+                let mut strings = Vec::new();
+                strings_with_marker(&file.root, &mut strings);
+                comments(&file.source.text, &file.source, id, &strings, &mut list);
             }
         }
         Suppressions { list }
@@ -66,6 +69,18 @@ impl Suppressions {
 
     /// Why `f` (in `file` of the bundle) is silenced, if it is; marks the suppression used.
     pub fn silence(&mut self, file: FileId, f: &Finding) -> Option<Option<String>> {
+        self.silence_at(file, f.span, Some(f.line), f.rule)
+    }
+
+    /// Whether a finding of `rule` at `span` (starting on 1-based `line`, when known) in `file`
+    /// is silenced; marks the suppression used.
+    pub fn silence_at(
+        &mut self,
+        file: FileId,
+        span: Span,
+        line: Option<u32>,
+        rule: &str,
+    ) -> Option<Option<String>> {
         // Innermost first: the suppression next to the operation, not the one around the API.
         for s in self.list.iter_mut().rev() {
             if s.file != file {
@@ -73,14 +88,14 @@ impl Suppressions {
             }
             let covers = match s.scope {
                 Scope::Object { object, key } => {
-                    object.contains(f.span) || key.is_some_and(|k| k.start == f.span.start)
+                    object.contains(span) || key.is_some_and(|k| k.start == span.start)
                 }
-                Scope::Line(line) => line == f.line,
+                Scope::Line(l) => Some(l) == line,
             };
             if !covers {
                 continue;
             }
-            if let Some(n) = s.names.iter_mut().find(|n| n.rule == f.rule) {
+            if let Some(n) = s.names.iter_mut().find(|n| n.rule == rule) {
                 n.used = true;
                 return Some(n.reason.clone());
             }
@@ -186,18 +201,37 @@ fn named(rule: &str, span: Span, file: FileId) -> Named {
     }
 }
 
+/// Spans of string scalars that contain the suppression marker.
+fn strings_with_marker(node: &Node, out: &mut Vec<Span>) {
+    match &node.value {
+        Value::Map(entries) => entries
+            .iter()
+            .for_each(|e| strings_with_marker(&e.value, out)),
+        Value::Seq(items) => items.iter().for_each(|i| strings_with_marker(i, out)),
+        Value::Scalar(s) => {
+            if s.text.contains("idemlint-ignore") {
+                out.push(node.span);
+            }
+        }
+    }
+}
+
 fn comments(
     text: &str,
     source: &crate::source::SourceFile,
     file: FileId,
+    strings: &[Span],
     out: &mut Vec<Suppression>,
 ) {
-    if !text.contains("idemlint-ignore") {
-        return;
-    }
     for c in COMMENT.captures_iter(text) {
         let whole = c.get(0).expect("match");
         let hash = whole.start() + whole.as_str().find('#').unwrap_or(0);
+        if strings
+            .iter()
+            .any(|s| s.contains(Span::new(hash, hash + 1)))
+        {
+            continue;
+        }
         let at = source.line_col(hash);
         let line_start = source.lines.line_start(at.line as usize - 1);
         // Alone on its line, it speaks of the next line; after code, of its own.

@@ -124,6 +124,7 @@ impl<'a> Context<'a> {
             primary: at,
             operation: None,
             operation_key: None,
+            operation_node: None,
             labels: Vec::new(),
             help: None,
         }
