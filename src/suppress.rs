@@ -44,6 +44,8 @@ struct Suppression {
 #[derive(Debug, Default)]
 pub struct Suppressions {
     list: Vec<Suppression>,
+    /// `# idemlint-ignore` comments that do not read as one (`#idemlint-ignore:rule`).
+    malformed: Vec<Location>,
 }
 
 static COMMENT: LazyLock<Regex> = LazyLock::new(|| {
@@ -54,6 +56,7 @@ static COMMENT: LazyLock<Regex> = LazyLock::new(|| {
 impl Suppressions {
     pub fn collect(bundle: &Bundle) -> Suppressions {
         let mut list = Vec::new();
+        let mut malformed = Vec::new();
         for (i, file) in bundle.files.iter().enumerate() {
             let id = FileId(i as u32);
             walk(&file.root, None, id, &mut list);
@@ -61,10 +64,11 @@ impl Suppressions {
                 // Text that only looks like a comment, inside a string or a block scalar.
                 let mut strings = Vec::new();
                 strings_with_marker(&file.root, &mut strings);
-                comments(&file.source.text, &file.source, id, &strings, &mut list);
+                let accepted = comments(&file.source.text, &file.source, id, &strings, &mut list);
+                malformed_comments(&file.source.text, id, &strings, &accepted, &mut malformed);
             }
         }
-        Suppressions { list }
+        Suppressions { list, malformed }
     }
 
     /// Why `f` (in `file` of the bundle) is silenced, if it is; marks the suppression used.
@@ -107,7 +111,17 @@ impl Suppressions {
     /// whether a rule runs at all here: a suppression of a rule that is turned off is not stale.
     pub fn unused(&self, enabled: impl Fn(&str) -> bool) -> Vec<(Location, String)> {
         let ids: Vec<&str> = crate::rules::RULES.iter().map(|r| r.id).collect();
-        let mut out = Vec::new();
+        let mut out: Vec<(Location, String)> = self
+            .malformed
+            .iter()
+            .map(|at| {
+                (
+                    *at,
+                    "malformed suppression comment: write `# idemlint-ignore <rule-id>: <reason>`"
+                        .to_string(),
+                )
+            })
+            .collect();
         for s in &self.list {
             for n in s.names.iter().filter(|n| !n.used) {
                 let known = ids.contains(&n.rule.as_str());
@@ -201,6 +215,25 @@ fn named(rule: &str, span: Span, file: FileId) -> Named {
     }
 }
 
+/// Comments that name the marker but are not read as a suppression (`#idemlint-ignore:rule`):
+/// the `#` of each is not among the `accepted` ones.
+fn malformed_comments(
+    text: &str,
+    file: FileId,
+    strings: &[Span],
+    accepted: &[usize],
+    out: &mut Vec<Location>,
+) {
+    static LOOSE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"#[ \t]*idemlint-ignore").expect("valid regex"));
+    for m in LOOSE.find_iter(text) {
+        let at = Span::new(m.start(), m.end());
+        if !accepted.contains(&m.start()) && !strings.iter().any(|s| s.contains(at)) {
+            out.push(Location { file, span: at });
+        }
+    }
+}
+
 /// Spans of string scalars that contain the suppression marker.
 fn strings_with_marker(node: &Node, out: &mut Vec<Span>) {
     match &node.value {
@@ -222,7 +255,8 @@ fn comments(
     file: FileId,
     strings: &[Span],
     out: &mut Vec<Suppression>,
-) {
+) -> Vec<usize> {
+    let mut accepted = Vec::new();
     for c in COMMENT.captures_iter(text) {
         let whole = c.get(0).expect("match");
         let hash = whole.start() + whole.as_str().find('#').unwrap_or(0);
@@ -232,6 +266,7 @@ fn comments(
         {
             continue;
         }
+        accepted.push(hash);
         let at = source.line_col(hash);
         let line_start = source.lines.line_start(at.line as usize - 1);
         // Alone on its line, it speaks of the next line; after code, of its own.
@@ -260,4 +295,5 @@ fn comments(
             names,
         });
     }
+    accepted
 }
