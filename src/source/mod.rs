@@ -81,6 +81,14 @@ impl SourceFile {
     /// Decodes bytes read from `path`: drops a BOM, refuses non-UTF-8 with the position of the
     /// first bad byte, and picks the format from the extension (or the first character).
     pub fn decode(path: PathBuf, name: String, bytes: Vec<u8>) -> Result<Self, ReadError> {
+        if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+            return Err(ReadError {
+                line: 1,
+                column: 1,
+                message: "UTF-16 text (byte order mark FF FE or FE FF): save the file as UTF-8"
+                    .to_string(),
+            });
+        }
         let text = match String::from_utf8(bytes) {
             Ok(text) => text,
             Err(e) => {
