@@ -333,11 +333,7 @@ fn lint_source(
             return result;
         }
     };
-    let cx = Context {
-        api: &api,
-        bundle: &bundle,
-        settings: &config.settings,
-    };
+    let cx = Context::new(&api, &bundle, &config.settings);
     let diagnostics = check_all(&cx);
     result.linted = true;
     result.operations = api.operations.len();

@@ -138,6 +138,7 @@ impl<'a> Builder<'a> {
             let request_body = self.request_body(op, &mut parameters);
             let (responses_key, responses) = self.responses(op);
             let operation = Operation {
+                index: self.operations.len(),
                 method,
                 path,
                 site: site.clone(),

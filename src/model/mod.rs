@@ -91,6 +91,8 @@ pub struct Api<'a> {
 
 #[derive(Debug)]
 pub struct Operation<'a> {
+    /// Position in [`Api::operations`], for per-operation caches.
+    pub index: usize,
     pub method: Method,
     /// The path template, the callback's URL expression, or the webhook's name.
     pub path: &'a str,

@@ -3,7 +3,6 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::key_carriers;
 
 pub const RULE: Rule = Rule {
     id: "conflict-without-retry-after",
@@ -17,9 +16,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         };
         // A 409 on an unkeyed operation is a business conflict, not a retry signal.
-        if conflict.header("Retry-After").is_some()
-            || key_carriers(cx.bundle, op, cx.settings).is_empty()
-        {
+        if conflict.header("Retry-After").is_some() || cx.carriers(op).is_empty() {
             continue;
         }
         let mut d = cx

@@ -4,7 +4,7 @@ use std::collections::HashSet;
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::{KeyCarrier, key_carriers};
+use crate::idempotency::KeyCarrier;
 
 pub const RULE: Rule = Rule {
     id: "idempotency-key-location",
@@ -47,7 +47,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 .with_help("declare it `in: header` (e.g. `Idempotency-Key`)"),
             );
         }
-        let carriers = key_carriers(cx.bundle, op, s);
+        let carriers = cx.carriers(op);
         let header = carriers.iter().find(|c| matches!(c, KeyCarrier::Header(_)));
         let body = carriers
             .iter()

@@ -2,7 +2,6 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::key_carriers;
 use crate::model::Method;
 
 pub const RULE: Rule = Rule {
@@ -16,7 +15,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if !matches!(op.method, Method::Get | Method::Head | Method::Options) {
             continue;
         }
-        let Some(carrier) = key_carriers(cx.bundle, op, cx.settings).into_iter().next() else {
+        let Some(carrier) = cx.carriers(op).first() else {
             continue;
         };
         out.push(

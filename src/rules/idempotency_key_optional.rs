@@ -2,7 +2,7 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::{key_carriers, moves_money};
+use crate::idempotency::moves_money;
 use crate::model::Method;
 
 pub const RULE: Rule = Rule {
@@ -13,7 +13,7 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for op in cx.operations_whose_duplicates_matter() {
-        let carriers = key_carriers(cx.bundle, op, cx.settings);
+        let carriers = cx.carriers(op);
         if carriers.is_empty() || carriers.iter().any(|c| c.required() != Some(false)) {
             continue;
         }

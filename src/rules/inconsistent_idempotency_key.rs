@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::{KeyCarrier, key_carriers};
+use crate::idempotency::KeyCarrier;
 use crate::source::Node;
 
 pub const RULE: Rule = Rule {
@@ -31,9 +31,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         .operations
         .iter()
         .filter_map(|op| {
-            let c = key_carriers(cx.bundle, op, cx.settings)
-                .into_iter()
-                .next()?;
+            let c = cx.carriers(op).first()?;
             Some((op, c))
         })
         .collect();

@@ -4,7 +4,7 @@
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
 use crate::heuristics::{Evidence, relative_change, relative_wording, words};
-use crate::idempotency::{Declared, body_properties, declared, has_if_match, key_carriers};
+use crate::idempotency::{Declared, body_properties, declared, has_if_match};
 use crate::model::{Method, Operation};
 use crate::resolve::Bundle;
 use crate::source::Node;
@@ -22,7 +22,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if !applies
             || matches!(declared(cx.bundle, op), Some(Declared::NotNeeded))
             || has_if_match(op)
-            || !key_carriers(cx.bundle, op, cx.settings).is_empty()
+            || !cx.carriers(op).is_empty()
         {
             continue;
         }

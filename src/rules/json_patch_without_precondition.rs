@@ -3,7 +3,7 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::{has_if_match, key_carriers};
+use crate::idempotency::has_if_match;
 use crate::model::{Method, Operation, media_essence};
 use crate::resolve::Bundle;
 use crate::source::Node;
@@ -59,7 +59,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for op in &cx.api.operations {
         if !matches!(op.method, Method::Patch | Method::Post)
             || has_if_match(op)
-            || !key_carriers(cx.bundle, op, cx.settings).is_empty()
+            || !cx.carriers(op).is_empty()
         {
             continue;
         }

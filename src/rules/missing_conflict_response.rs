@@ -3,7 +3,7 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::{Declared, declared, key_carriers};
+use crate::idempotency::{Declared, declared};
 use crate::source::Node;
 
 pub const RULE: Rule = Rule {
@@ -14,7 +14,7 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for op in cx.operations_whose_duplicates_matter() {
-        let carriers = key_carriers(cx.bundle, op, cx.settings);
+        let carriers = cx.carriers(op);
         let Some(carrier) = carriers.first() else {
             continue;
         };

@@ -2,7 +2,7 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::{Declared, declared, key_carriers, read_only_word};
+use crate::idempotency::{Declared, declared, read_only_word};
 use crate::model::{Method, Operation};
 
 pub const RULE: Rule = Rule {
@@ -21,9 +21,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         .filter(|op| !matches!(declared(cx.bundle, op), Some(Declared::NotNeeded)))
         .filter(|op| read_only_word(op, cx.settings).is_none())
         .map(|op| {
-            let carrier = key_carriers(cx.bundle, op, cx.settings)
-                .first()
-                .map(|c| c.describe());
+            let carrier = cx.carriers(op).first().map(|c| c.describe());
             (op, carrier)
         })
         .collect();

@@ -3,7 +3,7 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::{Declared, declared, key_carriers, responses_location};
+use crate::idempotency::{Declared, declared, responses_location};
 use crate::source::Node;
 
 pub const RULE: Rule = Rule {
@@ -14,7 +14,7 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for op in cx.operations_whose_duplicates_matter() {
-        if key_carriers(cx.bundle, op, cx.settings).is_empty() {
+        if cx.carriers(op).is_empty() {
             continue;
         }
         let from_policy = match declared(cx.bundle, op) {

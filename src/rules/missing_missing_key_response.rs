@@ -2,7 +2,7 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::{key_carriers, responses_location};
+use crate::idempotency::responses_location;
 
 pub const RULE: Rule = Rule {
     id: "missing-missing-key-response",
@@ -12,7 +12,7 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for op in cx.operations_whose_duplicates_matter() {
-        let carriers = key_carriers(cx.bundle, op, cx.settings);
+        let carriers = cx.carriers(op);
         if !carriers.iter().any(|c| c.required() == Some(true)) {
             continue;
         }

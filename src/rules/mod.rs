@@ -84,9 +84,30 @@ pub struct Context<'a> {
     pub api: &'a Api<'a>,
     pub bundle: &'a Bundle,
     pub settings: &'a Settings,
+    /// Each operation's key carriers, found once: most rules ask.
+    carriers: Vec<Vec<KeyCarrier<'a>>>,
 }
 
 impl<'a> Context<'a> {
+    pub fn new(api: &'a Api<'a>, bundle: &'a Bundle, settings: &'a Settings) -> Self {
+        let carriers = api
+            .operations
+            .iter()
+            .map(|op| key_carriers(bundle, op, settings))
+            .collect();
+        Context {
+            api,
+            bundle,
+            settings,
+            carriers,
+        }
+    }
+
+    /// The key carriers `op` declares, headers first.
+    pub fn carriers(&self, op: &Operation<'_>) -> &[KeyCarrier<'a>] {
+        &self.carriers[op.index]
+    }
+
     /// The operations whose duplicates matter: POST and PATCH that do not only read, without
     /// `x-idempotency: false`. The rules about a key's contract look only at these.
     pub fn operations_whose_duplicates_matter(
@@ -104,11 +125,11 @@ impl<'a> Context<'a> {
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
         for op in &self.api.operations {
-            for carrier in key_carriers(self.bundle, op, self.settings) {
+            for carrier in self.carriers(op) {
                 if let KeyCarrier::Header(param) = carrier
                     && seen.insert(param.node.location())
                 {
-                    out.push((op, param));
+                    out.push((op, *param));
                 }
             }
         }

@@ -2,7 +2,7 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::{key_carriers, moves_money, unsafe_to_repeat};
+use crate::idempotency::{moves_money, unsafe_to_repeat};
 
 pub const RULE: Rule = Rule {
     id: "money-movement-optional-key",
@@ -15,7 +15,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if !unsafe_to_repeat(cx.bundle, op, cx.settings) {
             continue;
         }
-        let carriers = key_carriers(cx.bundle, op, cx.settings);
+        let carriers = cx.carriers(op);
         // With no carrier at all, missing-idempotency-key / unprotected-patch already speak.
         let Some(carrier) = carriers.first() else {
             continue;

@@ -7,7 +7,6 @@ use regex::Regex;
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::key_carriers;
 
 pub const RULE: Rule = Rule {
     id: "replay-reported-as-error",
@@ -30,7 +29,7 @@ static DIFFERENT: LazyLock<Regex> = LazyLock::new(|| {
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for op in cx.operations_whose_duplicates_matter() {
-        if key_carriers(cx.bundle, op, cx.settings).is_empty() {
+        if cx.carriers(op).is_empty() {
             continue;
         }
         for r in &op.responses {

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
 use crate::heuristics::human_duration;
-use crate::idempotency::{key_carriers, stated_lifetime};
+use crate::idempotency::stated_lifetime;
 
 pub const RULE: Rule = Rule {
     id: "short-key-ttl",
@@ -17,7 +17,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let min = cx.settings.min_ttl_seconds;
     let mut seen = HashSet::new();
     for op in cx.operations_whose_duplicates_matter() {
-        let carriers = key_carriers(cx.bundle, op, cx.settings);
+        let carriers = cx.carriers(op);
         let Some(carrier) = carriers.first() else {
             continue;
         };

@@ -2,7 +2,7 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::{key_carriers, stated_lifetime};
+use crate::idempotency::stated_lifetime;
 
 pub const RULE: Rule = Rule {
     id: "undocumented-key-ttl",
@@ -15,11 +15,11 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // fixes this once (in `info.description`), so it hears of it once, with the count.
     let mut undocumented: Vec<(String, Vec<_>)> = Vec::new();
     for op in cx.operations_whose_duplicates_matter() {
-        let carriers = key_carriers(cx.bundle, op, cx.settings);
-        let Some(carrier) = carriers.into_iter().next() else {
+        let carriers = cx.carriers(op);
+        let Some(carrier) = carriers.first() else {
             continue;
         };
-        if stated_lifetime(cx.bundle, cx.api.root, op, &carrier).is_some() {
+        if stated_lifetime(cx.bundle, cx.api.root, op, carrier).is_some() {
             continue;
         }
         let name = carrier.name().to_ascii_lowercase();

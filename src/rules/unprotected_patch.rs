@@ -2,7 +2,7 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::idempotency::{Declared, declared, fixed_value_body, has_if_match, key_carriers};
+use crate::idempotency::{Declared, declared, fixed_value_body, has_if_match};
 use crate::model::{Method, media_essence};
 
 pub const RULE: Rule = Rule {
@@ -20,7 +20,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     {
         if matches!(declared(cx.bundle, op), Some(Declared::NotNeeded))
             || has_if_match(op)
-            || !key_carriers(cx.bundle, op, cx.settings).is_empty()
+            || !cx.carriers(op).is_empty()
         {
             continue;
         }
