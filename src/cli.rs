@@ -192,11 +192,7 @@ fn explain(id: &str, color: Color) -> u8 {
             EXIT_OK
         }
         None => {
-            let ids = crate::rules::RULES.iter().map(|r| r.id);
-            match crate::suggest::closest(id, ids) {
-                Some(near) => eprintln!("error: unknown rule `{id}`; did you mean `{near}`?"),
-                None => eprintln!("error: unknown rule `{id}`; `idemlint rules` lists them"),
-            }
+            report_unknown_rule(id);
             EXIT_ERROR
         }
     }
@@ -227,6 +223,15 @@ fn review(args: ReviewArgs) -> u8 {
         return EXIT_ERROR;
     }
     EXIT_OK
+}
+
+/// Says that `id` is no rule, with the closest one when there is a plausible one.
+fn report_unknown_rule(id: &str) {
+    let ids = crate::rules::RULES.iter().map(|r| r.id);
+    match crate::suggest::closest(id, ids) {
+        Some(near) => eprintln!("error: unknown rule `{id}`; did you mean `{near}`?"),
+        None => eprintln!("error: unknown rule `{id}`; `idemlint rules` lists them"),
+    }
 }
 
 /// The `--config FILE` configuration, if given; its errors are printed, with their positions.
@@ -289,11 +294,7 @@ fn check(mut args: CheckArgs) -> u8 {
     }
     for id in args.select.iter().chain(&args.ignore) {
         if crate::rules::find(id).is_none() {
-            let ids = crate::rules::RULES.iter().map(|r| r.id);
-            match crate::suggest::closest(id, ids) {
-                Some(near) => eprintln!("error: unknown rule `{id}`; did you mean `{near}`?"),
-                None => eprintln!("error: unknown rule `{id}`; `idemlint rules` lists them"),
-            }
+            report_unknown_rule(id);
             return EXIT_ERROR;
         }
     }
