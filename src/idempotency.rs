@@ -279,10 +279,7 @@ pub fn schema_properties<'a>(
                     file: schema.file,
                     span: e.key.span,
                 },
-                schema: bundle.deref(At {
-                    file: schema.file,
-                    node: &e.value,
-                }),
+                schema: bundle.deref(schema.with(&e.value)),
             });
         }
     }
@@ -291,10 +288,7 @@ pub fn schema_properties<'a>(
     }
     for keyword in ["allOf", "oneOf", "anyOf"] {
         for member in schema.node.get(keyword).map(Node::items).unwrap_or(&[]) {
-            let member = At {
-                file: schema.file,
-                node: member,
-            };
+            let member = schema.with(member);
             schema_properties(bundle, member, depth + 1, out);
         }
     }

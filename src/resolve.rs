@@ -22,11 +22,16 @@ pub struct At<'a> {
 }
 
 impl<'a> At<'a> {
-    pub fn get(self, key: &str) -> Option<At<'a>> {
-        self.node.get(key).map(|node| At {
+    /// Another node of the same file (a child of this one, usually).
+    pub fn with(self, node: &'a Node) -> At<'a> {
+        At {
             file: self.file,
             node,
-        })
+        }
+    }
+
+    pub fn get(self, key: &str) -> Option<At<'a>> {
+        self.node.get(key).map(|node| self.with(node))
     }
 
     pub fn location(self) -> Location {

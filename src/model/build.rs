@@ -65,10 +65,7 @@ pub fn build(bundle: &Bundle) -> Result<Api<'_>, NotOpenApi> {
             if !e.key.text.starts_with('/') {
                 continue; // `x-` extensions
             }
-            let item = At {
-                file: paths.file,
-                node: &e.value,
-            };
+            let item = paths.with(&e.value);
             b.path_item(item, &e.key.text, Site::Path, 0);
         }
     }
@@ -76,10 +73,7 @@ pub fn build(bundle: &Bundle) -> Result<Api<'_>, NotOpenApi> {
         && let Some(hooks) = root.get("webhooks")
     {
         for e in hooks.node.entries() {
-            let item = At {
-                file: hooks.file,
-                node: &e.value,
-            };
+            let item = hooks.with(&e.value);
             b.path_item(item, &e.key.text, Site::Webhook, 0);
         }
     }
@@ -117,10 +111,7 @@ impl<'a> Builder<'a> {
             let Some(entry) = item.node.get_entry(method.key()) else {
                 continue;
             };
-            let op = self.deref(At {
-                file: item.file,
-                node: &entry.value,
-            });
+            let op = self.deref(item.with(&entry.value));
             if op.node.as_map().is_none() {
                 continue;
             }
@@ -163,18 +154,12 @@ impl<'a> Builder<'a> {
             return;
         };
         for cb in callbacks.node.entries() {
-            let cb_node = self.deref(At {
-                file: callbacks.file,
-                node: &cb.value,
-            });
+            let cb_node = self.deref(callbacks.with(&cb.value));
             for expr in cb_node.node.entries() {
                 if expr.key.text.starts_with("x-") {
                     continue;
                 }
-                let item = self.deref(At {
-                    file: cb_node.file,
-                    node: &expr.value,
-                });
+                let item = self.deref(cb_node.with(&expr.value));
                 if !self.callback_items.insert(item.location()) {
                     continue;
                 }
@@ -196,10 +181,7 @@ impl<'a> Builder<'a> {
             .items()
             .iter()
             .filter_map(|p| {
-                let declared = At {
-                    file: list.file,
-                    node: p,
-                };
+                let declared = list.with(p);
                 self.parameter(declared)
             })
             .collect()
@@ -234,10 +216,7 @@ impl<'a> Builder<'a> {
     fn first_content_schema(&self, at: At<'a>) -> Option<At<'a>> {
         let content = self.child(at, "content")?;
         let first = content.node.entries().first()?;
-        let media = self.deref(At {
-            file: content.file,
-            node: &first.value,
-        });
+        let media = self.deref(content.with(&first.value));
         self.child(media, "schema")
     }
 
@@ -295,10 +274,7 @@ impl<'a> Builder<'a> {
                 .entries()
                 .iter()
                 .map(|e| {
-                    let media = self.deref(At {
-                        file: content.file,
-                        node: &e.value,
-                    });
+                    let media = self.deref(content.with(&e.value));
                     MediaType {
                         media_type: &e.key.text,
                         schema: self.child(media, "schema"),
@@ -322,20 +298,14 @@ impl<'a> Builder<'a> {
             file: op.file,
             span: entry.key.span,
         };
-        let responses = self.deref(At {
-            file: op.file,
-            node: &entry.value,
-        });
+        let responses = self.deref(op.with(&entry.value));
         let list = responses
             .node
             .entries()
             .iter()
             .filter(|e| !e.key.text.starts_with("x-"))
             .map(|e| {
-                let node = self.deref(At {
-                    file: responses.file,
-                    node: &e.value,
-                });
+                let node = self.deref(responses.with(&e.value));
                 Response {
                     status: &e.key.text,
                     key: Location {
@@ -364,10 +334,7 @@ impl<'a> Builder<'a> {
             .entries()
             .iter()
             .map(|e| {
-                let node = self.deref(At {
-                    file: headers.file,
-                    node: &e.value,
-                });
+                let node = self.deref(headers.with(&e.value));
                 Header {
                     name: &e.key.text,
                     node,
