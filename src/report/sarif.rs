@@ -37,6 +37,8 @@ struct Driver {
     name: &'static str,
     version: &'static str,
     semantic_version: &'static str,
+    /// The package's `homepage` (Cargo.toml), so a scanner can link an alert to the tool.
+    information_uri: &'static str,
     rules: Vec<RuleDescriptor>,
 }
 
@@ -316,6 +318,7 @@ pub fn render(report: &Report) -> String {
                     name: "idemlint",
                     version: env!("CARGO_PKG_VERSION"),
                     semantic_version: env!("CARGO_PKG_VERSION"),
+                    information_uri: env!("CARGO_PKG_HOMEPAGE"),
                     rules,
                 },
             },
