@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::config::Config;
 use crate::diagnostic::Severity;
+use crate::limits::{DEPTH_CEILING, Limits, MIB};
 use crate::lint::{self, Options};
 use crate::report::{self, Format, RenderOptions};
 
@@ -59,6 +60,61 @@ pub struct ReviewArgs {
     /// Profile: ietf (default), stripe, zalando, google-aip or azure.
     #[arg(long, value_name = "NAME")]
     pub profile: Option<String>,
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+/// What a run may read: the limits that keep a hostile file from costing the machine, and the
+/// opt-ins to read beyond the project root.
+#[derive(Debug, clap::Args)]
+#[command(next_help_heading = "Input limits")]
+pub struct InputArgs {
+    /// Largest file read, in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = Limits::default().max_file_bytes / MIB,
+          value_parser = clap::value_parser!(u64).range(1..=1024 * 1024))]
+    pub max_file_size: u64,
+    /// Deepest nesting of YAML/JSON collections.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_depth,
+          value_parser = depth)]
+    pub max_depth: usize,
+    /// Nodes that YAML aliases may expand to in one file (guards against alias bombs).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_alias_nodes)]
+    pub max_alias_nodes: usize,
+    /// Files one document may load through `$ref`s, itself included.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_ref_files,
+          value_parser = at_least_one)]
+    pub max_ref_files: usize,
+    /// Let `$ref`s read local files outside the root (off: they are refused unread).
+    #[arg(long)]
+    pub allow_outside_root: bool,
+}
+
+impl InputArgs {
+    fn limits(&self) -> Limits {
+        Limits {
+            max_file_bytes: self.max_file_size * MIB,
+            max_depth: self.max_depth,
+            max_alias_nodes: self.max_alias_nodes,
+            max_ref_files: self.max_ref_files,
+        }
+    }
+}
+
+fn at_least_one(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+fn depth(s: &str) -> Result<usize, String> {
+    let n: usize = s.parse().map_err(|e| format!("{e}"))?;
+    if (1..=DEPTH_CEILING).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!("must be between 1 and {DEPTH_CEILING}"))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -128,6 +184,9 @@ pub struct CheckArgs {
     /// Record the current findings in FILE as a baseline (then exit 0 unless an input failed).
     #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
     pub write_baseline: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub input: InputArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -169,7 +228,33 @@ pub fn main() -> u8 {
             return if e.use_stderr() { EXIT_ERROR } else { EXIT_OK };
         }
     };
-    match cli.command {
+    // Every walk over a document recurses once a level, so the threads that parse and lint get a
+    // stack sized for the nesting limit in force.
+    let stack = match &cli.command {
+        Command::Check(args) => args.input.limits().stack_bytes(),
+        Command::Review(args) => args.input.limits().stack_bytes(),
+        _ => Limits::default().stack_bytes(),
+    };
+    let _ = rayon::ThreadPoolBuilder::new()
+        .stack_size(stack)
+        .build_global();
+    match std::thread::Builder::new()
+        .name("idemlint".to_string())
+        .stack_size(stack)
+        .spawn(move || run(cli.command))
+        .map(|thread| thread.join())
+    {
+        Ok(Ok(code)) => code,
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        Err(e) => {
+            eprintln!("error: cannot start a thread: {e}");
+            EXIT_ERROR
+        }
+    }
+}
+
+fn run(command: Command) -> u8 {
+    match command {
         Command::Check(args) => check(args),
         Command::Rules { format } => {
             let text = match format {
@@ -206,6 +291,8 @@ fn review(args: ReviewArgs) -> u8 {
         root: args.root.clone(),
         config,
         profile: args.profile.clone(),
+        limits: args.input.limits(),
+        allow_outside_root: args.input.allow_outside_root,
         ..Options::default()
     };
     let review = match crate::review::review(&args.spec, &opts) {
@@ -309,11 +396,13 @@ fn check(mut args: CheckArgs) -> u8 {
         ignore: args.ignore.clone(),
         skip_non_openapi: args.skip_non_openapi,
         skip_teardown: true,
+        limits: args.input.limits(),
+        allow_outside_root: args.input.allow_outside_root,
     };
     let report = lint::run(&args.paths, &opts, || {
         let mut buf = Vec::new();
         std::io::stdin()
-            .take(crate::source::MAX_FILE_BYTES + 1)
+            .take(opts.limits.max_file_bytes + 1)
             .read_to_end(&mut buf)?;
         Ok(buf)
     });

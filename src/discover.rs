@@ -1,6 +1,7 @@
 //! Which files to lint: files and directories from the command line, walked with `.gitignore`
 //! respected, keeping the YAML and JSON files that look like OpenAPI roots.
 
+use crate::limits::Limits;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
@@ -53,7 +54,7 @@ pub fn display_name(path: &Path) -> String {
 
 /// Expands the command-line paths into inputs, in a stable order. Paths that do not exist are
 /// errors; directories contribute only files that look like OpenAPI roots.
-pub fn discover(paths: &[PathBuf]) -> (Vec<Input>, Vec<FileError>) {
+pub fn discover(paths: &[PathBuf], limits: &Limits) -> (Vec<Input>, Vec<FileError>) {
     let mut inputs = Vec::new();
     let mut errors = Vec::new();
     for path in paths {
@@ -93,7 +94,7 @@ pub fn discover(paths: &[PathBuf]) -> (Vec<Input>, Vec<FileError>) {
                         continue;
                     }
                     // Too large or unreadable: named as an input, so reading it reports why.
-                    let bytes = read_small(p);
+                    let bytes = read_small(p, limits);
                     if bytes.as_ref().is_none_or(|b| looks_like_root(b)) {
                         found.push(Input::File {
                             path: p.to_path_buf(),
@@ -124,9 +125,9 @@ pub fn discover(paths: &[PathBuf]) -> (Vec<Input>, Vec<FileError>) {
 }
 
 /// A file's bytes, unless it is over the size limit or cannot be read.
-fn read_small(path: &Path) -> Option<Vec<u8>> {
+fn read_small(path: &Path, limits: &Limits) -> Option<Vec<u8>> {
     let meta = std::fs::metadata(path).ok()?;
-    if meta.len() > crate::source::MAX_FILE_BYTES {
+    if limits.too_large(meta.len()).is_some() {
         return None;
     }
     std::fs::read(path).ok()

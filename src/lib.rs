@@ -10,6 +10,7 @@ pub mod discover;
 pub mod explain;
 pub mod heuristics;
 pub mod idempotency;
+pub mod limits;
 pub mod lint;
 pub mod model;
 pub mod output;

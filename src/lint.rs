@@ -10,6 +10,7 @@ use sha2::{Digest, Sha256};
 use crate::config::{Config, Level, find_config_file};
 use crate::diagnostic::Diagnostic;
 use crate::discover::{Input, discover};
+use crate::limits::Limits;
 use crate::model;
 use crate::report::{
     DocumentOperation, Finding, LintedDocument, Report, ResolvedLabel, Suppressed, SuppressionKind,
@@ -42,6 +43,10 @@ pub struct Options {
     /// Leave each document's tree allocated when done with it. Freeing millions of nodes is a
     /// tenth of the run time on a large spec; a process about to exit need not pay it.
     pub skip_teardown: bool,
+    /// File size, nesting, alias and `$ref` fan-out limits.
+    pub limits: Limits,
+    /// `--allow-outside-root`: `$ref`s may read any local file.
+    pub allow_outside_root: bool,
 }
 
 /// What linting one root document gave.
@@ -62,44 +67,34 @@ pub fn run(
     opts: &Options,
     stdin: impl FnOnce() -> std::io::Result<Vec<u8>>,
 ) -> Report {
-    let (inputs, mut errors) = discover(paths);
+    let (inputs, mut errors) = discover(paths, &opts.limits);
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-    let mut allowed = vec![opts.root.clone().unwrap_or_else(|| cwd.clone())];
-    // Naming a path outside the root is asking for it: its folder may be read too.
-    for input in &inputs {
-        if let Input::File {
+    let named = inputs.iter().filter_map(|input| match input {
+        Input::File {
             path,
             explicit: true,
             ..
-        } = input
-        {
-            allowed.push(path.parent().unwrap_or(Path::new(".")).to_path_buf());
-        }
-    }
-    for p in paths {
-        if p.is_dir() {
-            allowed.push(p.clone());
-        }
-    }
-    let resolve = ResolveOptions {
-        allowed_roots: allowed
-            .iter()
-            .map(|p| {
-                let abs = if p.as_os_str().is_empty() {
-                    cwd.clone()
-                } else {
-                    cwd.join(p)
-                };
-                std::fs::canonicalize(&abs).unwrap_or_else(|_| normalize(&abs))
-            })
-            .collect(),
-    };
+        } => Some(path.as_path()),
+        _ => None,
+    });
+    let resolve = resolve_options(named, paths.iter().filter(|p| p.is_dir()), &cwd, opts);
 
     let mut stdin_file = None;
     if inputs.contains(&Input::Stdin) {
         let path = cwd.join("<stdin>");
         let name = "<stdin>".to_string();
         match stdin() {
+            Ok(bytes) if opts.limits.too_large(bytes.len() as u64).is_some() => {
+                errors.push(FileError {
+                    file: name,
+                    line: 1,
+                    column: 1,
+                    message: format!(
+                        "standard input is over the limit of {} MiB (raise it with --max-file-size)",
+                        opts.limits.max_file_bytes / crate::limits::MIB
+                    ),
+                })
+            }
             Ok(bytes) => match SourceFile::decode(path, name.clone(), bytes) {
                 Ok(f) => stdin_file = Some(f),
                 Err(e) => errors.push(FileError {
@@ -133,7 +128,7 @@ pub fn run(
                 let abs = std::fs::canonicalize(&abs).unwrap_or_else(|_| normalize(&abs));
                 let file = match bytes {
                     Some(bytes) => SourceFile::decode(abs, name.clone(), bytes),
-                    None => SourceFile::read(&abs, name.clone()),
+                    None => SourceFile::read(&abs, name.clone(), &opts.limits),
                 };
                 let explicit = explicit && !opts.skip_non_openapi;
                 Some(file.map(|f| (f, explicit)).map_err(|e| FileError {
@@ -235,6 +230,39 @@ pub fn run(
     report
 }
 
+/// Where `$ref`s may lead: the root (`--root`, or the working directory), plus the folders of
+/// documents named on the command line and the directories given, since naming a path outside
+/// the root is asking for it to be read.
+pub fn resolve_options<'p>(
+    named_files: impl IntoIterator<Item = &'p Path>,
+    dirs: impl IntoIterator<Item = &'p PathBuf>,
+    cwd: &Path,
+    opts: &Options,
+) -> ResolveOptions {
+    let mut allowed = vec![opts.root.clone().unwrap_or_else(|| cwd.to_path_buf())];
+    allowed.extend(
+        named_files
+            .into_iter()
+            .map(|p| p.parent().unwrap_or(Path::new(".")).to_path_buf()),
+    );
+    allowed.extend(dirs.into_iter().cloned());
+    ResolveOptions {
+        allowed_roots: allowed
+            .iter()
+            .map(|p| {
+                let abs = if p.as_os_str().is_empty() {
+                    cwd.to_path_buf()
+                } else {
+                    cwd.join(p)
+                };
+                std::fs::canonicalize(&abs).unwrap_or_else(|_| normalize(&abs))
+            })
+            .collect(),
+        outside_root: opts.allow_outside_root,
+        limits: opts.limits,
+    }
+}
+
 /// Which configuration a file is linted with.
 #[derive(Debug, Clone, Copy)]
 enum Governed {
@@ -296,7 +324,7 @@ fn lint_source(
         }
         return result;
     }
-    let loaded = match source.parse() {
+    let loaded = match source.parse(&opts.limits) {
         Ok(l) => l,
         Err(e) => {
             let at = source.line_col(e.span.start as usize);

@@ -4,6 +4,7 @@
 //! the rest of the pipeline works on an immutable set of trees. A node reached through a `$ref`
 //! keeps its own file and span: findings in a shared component are reported there, once.
 
+use crate::limits::Limits;
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
@@ -60,8 +61,11 @@ pub struct Location {
 /// Where references may point: `$ref`s to files outside every allowed root are refused.
 #[derive(Debug, Clone, Default)]
 pub struct ResolveOptions {
-    /// Absolute, canonical directories.
+    /// Absolute, canonical directories that `$ref`s may read from.
     pub allowed_roots: Vec<PathBuf>,
+    /// `--allow-outside-root`: any local file may be read.
+    pub outside_root: bool,
+    pub limits: Limits,
 }
 
 /// One loaded file of a bundle.
@@ -93,9 +97,6 @@ pub struct FileError {
 
 /// How deep a chain of `$ref` to `$ref` may go before we call it a cycle.
 const MAX_REF_HOPS: usize = 64;
-
-/// The most files one bundle may load, against reference fan-out bombs.
-const MAX_FILES: usize = 10_000;
 
 impl BundleFile {
     fn new(source: Arc<SourceFile>, root: Node, duplicates: Vec<DuplicateKey>) -> Self {
@@ -187,9 +188,10 @@ impl Bundle {
             .ok_or_else(|| format!("$ref `{target}` is not a usable file reference"))?;
         let path = std::fs::canonicalize(&path).unwrap_or(path);
         let roots = &state.opts.allowed_roots;
-        if !roots.is_empty() && !roots.iter().any(|r| path.starts_with(r)) {
+        if !state.opts.outside_root && !roots.iter().any(|r| path.starts_with(r)) {
             return Err(format!(
-                "$ref `{target}` leaves the project root and was not read (pass --root to allow a wider root)"
+                "$ref `{target}` leaves the project root and was not read (pass --root DIR for a \
+                 wider root, or --allow-outside-root)"
             ));
         }
         if let Some(&id) = state.by_path.get(&path) {
@@ -206,13 +208,16 @@ impl Bundle {
         if !path.is_file() {
             return Err(format!("$ref target file `{file_part}` not found"));
         }
-        if self.files.len() >= MAX_FILES {
+        let limits = &state.opts.limits;
+        if self.files.len() >= limits.max_ref_files {
             return Err(format!(
-                "$ref `{target}` not followed: more than {MAX_FILES} files referenced"
+                "$ref `{target}` not followed: the document already reaches {} files (raise the \
+                 limit with --max-ref-files)",
+                limits.max_ref_files
             ));
         }
         let name = display_name(&from.name, file_part);
-        match load_file(&path, name) {
+        match load_file(&path, name, limits) {
             Ok(file) => {
                 let id = FileId(self.files.len() as u32);
                 state.by_path.insert(path, id);
@@ -370,14 +375,14 @@ enum RefError {
     Cycle,
 }
 
-fn load_file(path: &Path, name: String) -> Result<BundleFile, FileError> {
-    let source = SourceFile::read(path, name.clone()).map_err(|e| FileError {
+fn load_file(path: &Path, name: String, limits: &Limits) -> Result<BundleFile, FileError> {
+    let source = SourceFile::read(path, name.clone(), limits).map_err(|e| FileError {
         file: name.clone(),
         line: e.line,
         column: e.column,
         message: e.message,
     })?;
-    match source.parse() {
+    match source.parse(limits) {
         Ok(loaded) => Ok(BundleFile::new(
             Arc::new(source),
             loaded.root,

@@ -12,7 +12,7 @@ use crate::idempotency::{
 };
 use crate::lint::{self, Options};
 use crate::model::{self, Method, Operation};
-use crate::resolve::{Bundle, FileError, Location, ResolveOptions, normalize};
+use crate::resolve::{Bundle, FileError, Location, normalize};
 use crate::rules::{json_patch_ops, meta, relative_change_evidence};
 use crate::source::{Node, SourceFile};
 
@@ -102,21 +102,14 @@ pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
         column,
         message,
     };
-    let source =
-        SourceFile::read(&abs, name.clone()).map_err(|e| fail(e.line, e.column, e.message))?;
-    let loaded = source.parse().map_err(|e| {
+    let source = SourceFile::read(&abs, name.clone(), &opts.limits)
+        .map_err(|e| fail(e.line, e.column, e.message))?;
+    let loaded = source.parse(&opts.limits).map_err(|e| {
         let at = source.line_col(e.span.start as usize);
         fail(at.line, at.column, e.message)
     })?;
     let settings = settings_for(&abs, &cwd, opts).map_err(|m| fail(1, 1, m))?;
-    let mut allowed = vec![opts.root.clone().unwrap_or_else(|| cwd.clone())];
-    allowed.extend(abs.parent().map(Path::to_path_buf));
-    let resolve = ResolveOptions {
-        allowed_roots: allowed
-            .iter()
-            .map(|p| std::fs::canonicalize(cwd.join(p)).unwrap_or_else(|_| normalize(&cwd.join(p))))
-            .collect(),
-    };
+    let resolve = lint::resolve_options([abs.as_path()], [], &cwd, opts);
     let bundle = Bundle::load(source, loaded.root, loaded.duplicates, &resolve);
     let api = model::build(&bundle).map_err(|e| fail(1, 1, e.0))?;
     let report = lint::run(&[path.to_path_buf()], opts, || Ok(Vec::new()));

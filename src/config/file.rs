@@ -1,6 +1,7 @@
 //! `.idemlint.yaml`: read with our own YAML loader, so a mistake is reported at its line and
 //! column, with a did-you-mean for misspelt keys, rule ids and profiles.
 
+use crate::limits::Limits;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -96,7 +97,7 @@ impl Config {
         name: &str,
         profile: Option<&str>,
     ) -> Result<Config, Vec<ConfigError>> {
-        let source = SourceFile::read(path, name.to_string()).map_err(|e| {
+        let source = SourceFile::read(path, name.to_string(), &Limits::default()).map_err(|e| {
             vec![ConfigError {
                 file: name.to_string(),
                 line: e.line,
@@ -108,7 +109,7 @@ impl Config {
             source: &source,
             errors: Vec::new(),
         };
-        let root = match source.parse() {
+        let root = match source.parse(&Limits::default()) {
             Ok(loaded) => {
                 for d in &loaded.duplicates {
                     reader.error(

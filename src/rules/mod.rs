@@ -199,7 +199,9 @@ pub fn parse_meta(id: &'static str, doc: &'static str) -> Result<RuleMeta, Strin
         front.to_string(),
         crate::source::Format::Yaml,
     );
-    let loaded = file.parse().map_err(|e| e.message)?;
+    let loaded = file
+        .parse(&crate::limits::Limits::default())
+        .map_err(|e| e.message)?;
     let root = &loaded.root;
     let text = |key: &str| -> Result<String, String> {
         root.get(key)

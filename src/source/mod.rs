@@ -8,16 +8,11 @@ mod yaml;
 
 use std::path::{Path, PathBuf};
 
+use crate::limits::Limits;
+
 pub use line_index::{LineCol, LineIndex};
 pub use node::{DuplicateKey, Entry, Key, Node, Scalar, ScalarKind, Value};
 pub use span::Span;
-
-/// Deepest nesting of collections we accept. Real OpenAPI documents stay far below 64; the limit
-/// keeps every recursive walk over the tree (and its drop) safely inside the stack.
-pub const MAX_DEPTH: usize = 256;
-
-/// Largest file we read. The biggest public specs are around 10 MB.
-pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -114,8 +109,8 @@ impl SourceFile {
         Ok(SourceFile::new(path, name, text, format))
     }
 
-    /// Reads and decodes a file from disk, refusing files over [`MAX_FILE_BYTES`].
-    pub fn read(path: &Path, name: String) -> Result<Self, ReadError> {
+    /// Reads and decodes a file from disk, refusing files over the size limit.
+    pub fn read(path: &Path, name: String, limits: &Limits) -> Result<Self, ReadError> {
         let fail = |message: String| ReadError {
             line: 1,
             column: 1,
@@ -125,26 +120,22 @@ impl SourceFile {
         if meta.is_dir() {
             return Err(fail("is a directory".to_string()));
         }
-        if meta.len() > MAX_FILE_BYTES {
-            return Err(fail(format!(
-                "file is {} bytes; idemlint reads files up to {} MiB",
-                meta.len(),
-                MAX_FILE_BYTES / (1024 * 1024)
-            )));
+        if let Some(message) = limits.too_large(meta.len()) {
+            return Err(fail(message));
         }
         let bytes = std::fs::read(path).map_err(|e| fail(io_message(&e)))?;
         SourceFile::decode(path.to_path_buf(), name, bytes)
     }
 
-    pub fn parse(&self) -> Result<Loaded, LoadError> {
+    pub fn parse(&self, limits: &Limits) -> Result<Loaded, LoadError> {
         match self.format {
-            Format::Yaml => yaml::parse(&self.text),
-            Format::Json => json::parse(&self.text).or_else(|json_error| {
+            Format::Yaml => yaml::parse(&self.text, limits),
+            Format::Json => json::parse(&self.text, limits).or_else(|json_error| {
                 // No `.json` extension: `{` was a guess. Flow-style YAML starts with `{` too.
                 if has_extension(&self.path, "json") {
                     Err(json_error)
                 } else {
-                    yaml::parse(&self.text).map_err(|_| json_error)
+                    yaml::parse(&self.text, limits).map_err(|_| json_error)
                 }
             }),
         }

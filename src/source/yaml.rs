@@ -8,20 +8,21 @@ use std::collections::HashMap;
 use saphyr_parser::{Event, Parser, ScalarStyle, Span as YSpan};
 
 use super::node::{DuplicateKey, Entry, Key, Node, ScalarKind, Value, find_duplicates};
-use super::{LoadError, Loaded, MAX_DEPTH, Span};
+use super::{LoadError, Loaded, Span};
+use crate::limits::Limits;
 
-/// Most nodes alias expansion may add to one document. Real specs use a handful of anchors; a
-/// "billion laughs" document hits this long before it hurts.
-const ALIAS_NODE_BUDGET: usize = 1_000_000;
-
-pub fn parse(text: &str) -> Result<Loaded, LoadError> {
+/// Parses one YAML document. Alias expansion is charged against `limits.max_alias_nodes`: real
+/// specs use a handful of anchors, and a "billion laughs" document hits the budget long before
+/// it hurts.
+pub fn parse(text: &str, limits: &Limits) -> Result<Loaded, LoadError> {
     let offsets = CharOffsets::new(text);
     let mut builder = Builder {
         text,
         offsets: &offsets,
         stack: Vec::new(),
         anchors: HashMap::new(),
-        alias_budget: ALIAS_NODE_BUDGET,
+        alias_budget: limits.max_alias_nodes,
+        limits,
         duplicates: Vec::new(),
         root: None,
         documents: 0,
@@ -120,6 +121,7 @@ struct Builder<'t> {
     /// Anchored nodes with their node count and depth, for the alias budgets.
     anchors: HashMap<usize, (Node, usize, usize)>,
     alias_budget: usize,
+    limits: &'t Limits,
     duplicates: Vec<DuplicateKey>,
     root: Option<Node>,
     documents: usize,
@@ -179,11 +181,13 @@ impl Builder<'_> {
                     };
                     return Err(LoadError::new(span, message.to_string()));
                 };
-                if self.stack.len() + depth > MAX_DEPTH {
+                if self.stack.len() + depth > self.limits.max_depth {
                     return Err(LoadError::new(
                         span,
                         format!(
-                            "nesting deeper than {MAX_DEPTH} levels once this alias is expanded"
+                            "nesting deeper than {} levels once this alias is expanded \
+                             (raise the limit with --max-depth)",
+                            self.limits.max_depth
                         ),
                     ));
                 }
@@ -191,8 +195,9 @@ impl Builder<'_> {
                     return Err(LoadError::new(
                         span,
                         format!(
-                            "alias expansion exceeds the budget of {ALIAS_NODE_BUDGET} nodes \
-                             (an alias bomb?)"
+                            "alias expansion exceeds the budget of {} nodes (an alias bomb? \
+                             raise the limit with --max-alias-nodes)",
+                            self.limits.max_alias_nodes
                         ),
                     ));
                 }
@@ -296,10 +301,13 @@ impl Builder<'_> {
     }
 
     fn check_depth(&self, span: Span) -> Result<(), LoadError> {
-        if self.stack.len() >= MAX_DEPTH {
+        if self.stack.len() >= self.limits.max_depth {
             return Err(LoadError::new(
                 span,
-                format!("nesting deeper than {MAX_DEPTH} levels"),
+                format!(
+                    "nesting deeper than {} levels (raise the limit with --max-depth)",
+                    self.limits.max_depth
+                ),
             ));
         }
         Ok(())
@@ -453,7 +461,7 @@ mod tests {
     use super::*;
 
     fn load(text: &str) -> Loaded {
-        parse(text).unwrap()
+        parse(text, &Limits::default()).unwrap()
     }
 
     fn slice(text: &str, span: Span) -> &str {
@@ -542,20 +550,20 @@ mod tests {
                 "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
             ));
         }
-        let err = parse(&text).unwrap_err();
+        let err = parse(&text, &Limits::default()).unwrap_err();
         assert!(err.message.contains("alias expansion"), "{}", err.message);
     }
 
     #[test]
     fn deep_nesting_is_refused() {
         let text = "[".repeat(10_000);
-        let err = parse(&text).unwrap_err();
+        let err = parse(&text, &Limits::default()).unwrap_err();
         assert!(err.message.starts_with("nesting"), "{}", err.message);
     }
 
     #[test]
     fn a_second_document_is_an_error() {
-        let err = parse("a: 1\n---\nb: 2\n").unwrap_err();
+        let err = parse("a: 1\n---\nb: 2\n", &Limits::default()).unwrap_err();
         assert!(err.message.contains("second YAML document"));
         assert_eq!(err.span.start, 5);
     }
@@ -577,7 +585,7 @@ mod tests {
 
     #[test]
     fn recursive_aliases_are_named_as_such() {
-        let err = parse("a: &a [1, *a]\n").unwrap_err();
+        let err = parse("a: &a [1, *a]\n", &Limits::default()).unwrap_err();
         assert!(err.message.contains("recursive alias"), "{}", err.message);
     }
 
@@ -590,7 +598,7 @@ mod tests {
             let close = "]".repeat(10);
             text.push_str(&format!("a{i}: &a{i} {open}{inner}{close}\n"));
         }
-        let err = parse(&text).unwrap_err();
+        let err = parse(&text, &Limits::default()).unwrap_err();
         assert!(err.message.contains("nesting deeper"), "{}", err.message);
     }
 
@@ -607,7 +615,7 @@ mod tests {
 
     #[test]
     fn syntax_errors_have_a_position() {
-        let err = parse("a: 1\nb: [1, 2\n").unwrap_err();
+        let err = parse("a: 1\nb: [1, 2\n", &Limits::default()).unwrap_err();
         assert!(err.message.starts_with("invalid YAML"), "{}", err.message);
     }
 
