@@ -2,9 +2,12 @@
 
 use super::{
     Api, Header, MediaType, Method, Operation, Parameter, RequestBody, Response, Site, SpecVersion,
+    StructureProblem,
 };
 use crate::resolve::{At, Bundle, Location};
-use crate::source::Node;
+use crate::source::{Node, Value};
+use std::cell::RefCell;
+use std::collections::HashSet;
 
 /// Callbacks may declare callbacks; real documents nest one level, we follow a few.
 const MAX_CALLBACK_DEPTH: usize = 3;
@@ -59,8 +62,11 @@ pub fn build(bundle: &Bundle) -> Result<Api<'_>, NotOpenApi> {
         root,
         operations: Vec::new(),
         callback_items: Default::default(),
+        problems: Default::default(),
     };
-    if let Some(paths) = root.get("paths") {
+    if let Some(paths) = root.get("paths")
+        && b.expect(paths, Shape::Map, || "`paths`".into())
+    {
         for e in paths.node.entries() {
             if !e.key.text.starts_with('/') {
                 continue; // `x-` extensions
@@ -71,18 +77,59 @@ pub fn build(bundle: &Bundle) -> Result<Api<'_>, NotOpenApi> {
     }
     if version != SpecVersion::Swagger2
         && let Some(hooks) = root.get("webhooks")
+        && b.expect(hooks, Shape::Map, || "`webhooks`".into())
     {
         for e in hooks.node.entries() {
             let item = hooks.with(&e.value);
             b.path_item(item, &e.key.text, Site::Webhook, 0);
         }
     }
+    let mut problems = b.problems.into_inner().list;
+    problems.sort_by_key(|p| (p.at.file, p.at.span.start));
     Ok(Api {
         bundle,
         version,
         root,
         operations: b.operations,
+        problems,
     })
+}
+
+/// What a part of the document must be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Map,
+    Seq,
+}
+
+impl Shape {
+    fn name(self) -> &'static str {
+        match self {
+            Shape::Map => "a mapping",
+            Shape::Seq => "a sequence",
+        }
+    }
+}
+
+fn found(node: &Node) -> &'static str {
+    match &node.value {
+        Value::Map(_) => "a mapping",
+        Value::Seq(_) => "a sequence",
+        Value::Scalar(s) => match s.kind {
+            crate::source::ScalarKind::Str => "a string",
+            crate::source::ScalarKind::Int | crate::source::ScalarKind::Float => "a number",
+            crate::source::ScalarKind::Bool => "a boolean",
+            crate::source::ScalarKind::Null => "null",
+        },
+    }
+}
+
+/// Parts of the document whose type is not the one OpenAPI requires, each reported once even
+/// when a shared component is reached from many places.
+#[derive(Default)]
+struct Problems {
+    list: Vec<StructureProblem>,
+    seen: HashSet<Location>,
 }
 
 struct Builder<'a> {
@@ -93,9 +140,35 @@ struct Builder<'a> {
     /// Callback path items already read: a callback that refers back to a path item it is
     /// reached from is read once, not once per level.
     callback_items: std::collections::HashSet<Location>,
+    problems: RefCell<Problems>,
 }
 
 impl<'a> Builder<'a> {
+    /// Whether `at` has the shape `what` must have; records a problem when it has another.
+    /// Null reads as absent, and an unresolved `$ref` is reported by `unresolved-ref` instead.
+    fn expect(&self, at: At<'a>, shape: Shape, what: impl FnOnce() -> String) -> bool {
+        let ok = match (&at.node.value, shape) {
+            (Value::Map(_), Shape::Map) | (Value::Seq(_), Shape::Seq) => true,
+            (Value::Scalar(s), _) if s.kind == crate::source::ScalarKind::Null => return false,
+            (Value::Map(_), _) if at.node.get("$ref").is_some() => return false,
+            _ => false,
+        };
+        if !ok {
+            self.problem(
+                at.location(),
+                format!("{} must be {}, not {}", what(), shape.name(), found(at.node)),
+            );
+        }
+        ok
+    }
+
+    fn problem(&self, at: Location, message: String) {
+        let mut problems = self.problems.borrow_mut();
+        if problems.seen.insert(at) {
+            problems.list.push(StructureProblem { at, message });
+        }
+    }
+
     fn deref(&self, at: At<'a>) -> At<'a> {
         self.bundle.deref(at)
     }
@@ -106,13 +179,23 @@ impl<'a> Builder<'a> {
 
     fn path_item(&mut self, item: At<'a>, path: &'a str, site: Site, depth: usize) {
         let item = self.deref(item);
+        let what = match site {
+            Site::Webhook => "webhook",
+            Site::Callback { .. } => "callback path item",
+            Site::Path => "path item",
+        };
+        if !self.expect(item, Shape::Map, || format!("{what} `{path}`")) {
+            return;
+        }
         let shared = self.parameters(item.get("parameters"));
         for method in Method::ALL {
             let Some(entry) = item.node.get_entry(method.key()) else {
                 continue;
             };
             let op = self.deref(item.with(&entry.value));
-            if op.node.as_map().is_none() {
+            if !self.expect(op, Shape::Map, || {
+                format!("operation `{} {path}`", method.key().to_uppercase())
+            }) {
                 continue;
             }
             let key = Location {
@@ -153,6 +236,9 @@ impl<'a> Builder<'a> {
         let Some(callbacks) = self.child(op, "callbacks") else {
             return;
         };
+        if !self.expect(callbacks, Shape::Map, || "`callbacks`".into()) {
+            return;
+        }
         for cb in callbacks.node.entries() {
             let cb_node = self.deref(callbacks.with(&cb.value));
             for expr in cb_node.node.entries() {
@@ -177,6 +263,9 @@ impl<'a> Builder<'a> {
             return Vec::new();
         };
         let list = self.deref(list);
+        if !self.expect(list, Shape::Seq, || "`parameters`".into()) {
+            return Vec::new();
+        }
         list.node
             .items()
             .iter()
@@ -189,8 +278,40 @@ impl<'a> Builder<'a> {
 
     fn parameter(&self, declared: At<'a>) -> Option<Parameter<'a>> {
         let node = self.deref(declared);
-        let name = node.node.get("name").and_then(Node::scalar_text)?;
-        let location = node.node.get("in").and_then(Node::as_str).unwrap_or("");
+        if !self.expect(node, Shape::Map, || "a parameter".into()) {
+            return None;
+        }
+        if node.node.get("$ref").is_some() {
+            return None; // unresolved: `unresolved-ref` says so
+        }
+        let Some(name) = node.node.get("name").and_then(Node::scalar_text) else {
+            self.problem(node.location(), "parameter has no `name`".to_string());
+            return None;
+        };
+        // Without a valid `in` the parameter is nowhere: no client sends it.
+        let location = match node.node.get("in") {
+            None => {
+                self.problem(
+                    node.location(),
+                    format!("parameter `{name}` has no `in` ({})", self.parameter_places()),
+                );
+                return None;
+            }
+            Some(v) => match v.as_str() {
+                Some(place) if self.parameter_places().split(", ").any(|p| p == place) => place,
+                _ => {
+                    let shown = v.scalar_text().unwrap_or("a collection");
+                    self.problem(
+                        node.with(v).location(),
+                        format!(
+                            "parameter `{name}` has `in: {shown}`, which is not one of {}",
+                            self.parameter_places()
+                        ),
+                    );
+                    return None;
+                }
+            },
+        };
         let schema = self.schema_of(node);
         Some(Parameter {
             name,
@@ -201,6 +322,15 @@ impl<'a> Builder<'a> {
             node,
             declared: declared.location(),
         })
+    }
+
+    /// Where a parameter may be, as OpenAPI's `in` lists it.
+    fn parameter_places(&self) -> &'static str {
+        if self.version == SpecVersion::Swagger2 {
+            "query, header, path, formData, body"
+        } else {
+            "query, header, path, cookie"
+        }
     }
 
     /// The schema of a parameter or header: `schema`, the first `content` entry's schema, or in
@@ -268,7 +398,13 @@ impl<'a> Builder<'a> {
             });
         }
         let body = self.child(op, "requestBody")?;
-        let content = match self.child(body, "content") {
+        if !self.expect(body, Shape::Map, || "`requestBody`".into()) {
+            return None;
+        }
+        let content = match self
+            .child(body, "content")
+            .filter(|c| self.expect(*c, Shape::Map, || "`content`".into()))
+        {
             Some(content) => content
                 .node
                 .entries()
@@ -299,14 +435,20 @@ impl<'a> Builder<'a> {
             span: entry.key.span,
         };
         let responses = self.deref(op.with(&entry.value));
+        if !self.expect(responses, Shape::Map, || "`responses`".into()) {
+            return (Some(key), Vec::new());
+        }
         let list = responses
             .node
             .entries()
             .iter()
             .filter(|e| !e.key.text.starts_with("x-"))
-            .map(|e| {
+            .filter_map(|e| {
                 let node = self.deref(responses.with(&e.value));
-                Response {
+                if !self.expect(node, Shape::Map, || format!("response `{}`", e.key.text)) {
+                    return None;
+                }
+                Some(Response {
                     status: &e.key.text,
                     key: Location {
                         file: responses.file,
@@ -319,7 +461,7 @@ impl<'a> Builder<'a> {
                     },
                     description: node.node.get("description").and_then(Node::as_str),
                     headers: self.headers(node),
-                }
+                })
             })
             .collect();
         (Some(key), list)
@@ -329,6 +471,9 @@ impl<'a> Builder<'a> {
         let Some(headers) = self.child(response, "headers") else {
             return Vec::new();
         };
+        if !self.expect(headers, Shape::Map, || "`headers`".into()) {
+            return Vec::new();
+        }
         headers
             .node
             .entries()

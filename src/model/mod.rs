@@ -87,6 +87,16 @@ pub struct Api<'a> {
     pub version: SpecVersion,
     pub root: At<'a>,
     pub operations: Vec<Operation<'a>>,
+    /// Parts of the document with another type than OpenAPI requires (`paths` as a list, a
+    /// parameter without `in`); they are skipped, and `invalid-structure` reports them.
+    pub problems: Vec<StructureProblem>,
+}
+
+/// A part of the document that is not what OpenAPI says it must be.
+#[derive(Debug, Clone)]
+pub struct StructureProblem {
+    pub at: Location,
+    pub message: String,
 }
 
 #[derive(Debug)]

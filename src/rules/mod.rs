@@ -10,6 +10,7 @@ mod idempotency_key_optional;
 mod idempotency_key_schema;
 mod inconsistent_idempotency_key;
 mod incremental_update;
+mod invalid_structure;
 mod json_patch_without_precondition;
 mod missing_conflict_response;
 mod missing_idempotency_key;
@@ -76,6 +77,7 @@ pub static RULES: &[Rule] = &[
     repeatability_headers_incomplete::RULE,
     unresolved_ref::RULE,
     duplicate_key::RULE,
+    invalid_structure::RULE,
     unused_suppression::RULE,
 ];
 
