@@ -87,6 +87,9 @@ pub struct InputArgs {
     /// Let `$ref`s read local files outside the root (off: they are refused unread).
     #[arg(long)]
     pub allow_outside_root: bool,
+    /// Fetch `$ref`s to http(s) URLs (off: idemlint opens no network connection at all).
+    #[arg(long)]
+    pub allow_remote_refs: bool,
 }
 
 impl InputArgs {
@@ -293,6 +296,7 @@ fn review(args: ReviewArgs) -> u8 {
         profile: args.profile.clone(),
         limits: args.input.limits(),
         allow_outside_root: args.input.allow_outside_root,
+        allow_remote_refs: args.input.allow_remote_refs,
         ..Options::default()
     };
     let review = match crate::review::review(&args.spec, &opts) {
@@ -398,6 +402,7 @@ fn check(mut args: CheckArgs) -> u8 {
         skip_teardown: true,
         limits: args.input.limits(),
         allow_outside_root: args.input.allow_outside_root,
+        allow_remote_refs: args.input.allow_remote_refs,
     };
     let report = lint::run(&args.paths, &opts, || {
         let mut buf = Vec::new();

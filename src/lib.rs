@@ -8,6 +8,7 @@ pub mod config;
 pub mod diagnostic;
 pub mod discover;
 pub mod explain;
+pub mod fetch;
 pub mod heuristics;
 pub mod idempotency;
 pub mod limits;

@@ -47,6 +47,8 @@ pub struct Options {
     pub limits: Limits,
     /// `--allow-outside-root`: `$ref`s may read any local file.
     pub allow_outside_root: bool,
+    /// `--allow-remote-refs`: `$ref`s to http(s) URLs are fetched.
+    pub allow_remote_refs: bool,
 }
 
 /// What linting one root document gave.
@@ -259,6 +261,7 @@ pub fn resolve_options<'p>(
             })
             .collect(),
         outside_root: opts.allow_outside_root,
+        remote: opts.allow_remote_refs,
         limits: opts.limits,
     }
 }

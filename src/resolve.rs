@@ -4,6 +4,7 @@
 //! the rest of the pipeline works on an immutable set of trees. A node reached through a `$ref`
 //! keeps its own file and span: findings in a shared component are reported there, once.
 
+use crate::fetch;
 use crate::limits::Limits;
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
@@ -65,6 +66,8 @@ pub struct ResolveOptions {
     pub allowed_roots: Vec<PathBuf>,
     /// `--allow-outside-root`: any local file may be read.
     pub outside_root: bool,
+    /// `--allow-remote-refs`: http(s) targets are fetched. Off, nothing opens a connection.
+    pub remote: bool,
     pub limits: Limits,
 }
 
@@ -178,12 +181,31 @@ impl Bundle {
         state: &mut LoadState<'_>,
     ) -> Result<FileId, String> {
         let (file_part, _) = split_ref(target);
-        if is_remote(file_part) {
+        let from = &self.files[from].source;
+        // A file fetched from a server names its neighbours relative to its URL.
+        let base_url = from.path.to_str().filter(|p| fetch::is_http(p));
+        if fetch::is_http(file_part) {
+            return self.open_remote(file_part.to_string(), target, state);
+        }
+        if let Some(scheme) = uri_scheme(file_part) {
+            return Err(if scheme.eq_ignore_ascii_case("file") {
+                format!(
+                    "$ref `{target}` is a `file:` URI, which idemlint does not follow: write a relative path"
+                )
+            } else {
+                format!("$ref `{target}` uses the `{scheme}:` scheme, which idemlint cannot follow")
+            });
+        }
+        if let Some(base) = base_url {
+            let url = fetch::join(base, file_part)
+                .ok_or_else(|| format!("$ref `{target}` is not a usable reference"))?;
+            return self.open_remote(url, target, state);
+        }
+        if file_part.starts_with("//") {
             return Err(format!(
-                "remote $ref `{target}` is not fetched: idemlint never uses the network"
+                "$ref `{target}` names a host without a scheme: write http:// or https://"
             ));
         }
-        let from = &self.files[from].source;
         let path = target_path(&from.path, file_part)
             .ok_or_else(|| format!("$ref `{target}` is not a usable file reference"))?;
         let path = std::fs::canonicalize(&path).unwrap_or(path);
@@ -206,31 +228,100 @@ impl Bundle {
             ));
         }
         if !path.is_file() {
-            return Err(format!("$ref target file `{file_part}` not found"));
+            return Err(if path.exists() {
+                format!(
+                    "$ref target `{file_part}` is not a regular file (a pipe, socket or device)"
+                )
+            } else {
+                format!("$ref target file `{file_part}` not found")
+            });
         }
-        let limits = &state.opts.limits;
-        if self.files.len() >= limits.max_ref_files {
+        self.check_file_count(target, state)?;
+        let name = display_name(&from.name, file_part);
+        let loaded = load_file(&path, name, &state.opts.limits);
+        self.add(path, loaded, state, |e| {
+            format!(
+                "$ref target file `{file_part}` could not be read: {} (line {}, column {})",
+                e.message, e.line, e.column
+            )
+        })
+    }
+
+    /// The document at an http(s) `url`, fetched if remote references are on.
+    fn open_remote(
+        &mut self,
+        url: String,
+        target: &str,
+        state: &mut LoadState<'_>,
+    ) -> Result<FileId, String> {
+        if !state.opts.remote {
             return Err(format!(
-                "$ref `{target}` not followed: the document already reaches {} files (raise the \
-                 limit with --max-ref-files)",
-                limits.max_ref_files
+                "remote $ref `{target}` is not fetched: remote references are off \
+                 (--allow-remote-refs turns them on)"
             ));
         }
-        let name = display_name(&from.name, file_part);
-        match load_file(&path, name, limits) {
+        let key = PathBuf::from(&url);
+        if let Some(&id) = state.by_path.get(&key) {
+            return Ok(id);
+        }
+        if let Some(message) = state.failed.get(&key) {
+            return Err(message.clone());
+        }
+        self.check_file_count(target, state)?;
+        let limits = state.opts.limits;
+        let loaded = match fetch::fetch(&url, &limits) {
+            Ok(bytes) => SourceFile::decode(key.clone(), url.clone(), bytes)
+                .map_err(|e| FileError {
+                    file: url.clone(),
+                    line: e.line,
+                    column: e.column,
+                    message: e.message,
+                })
+                .and_then(|source| parse_file(source, &limits)),
+            Err(e) => {
+                let message = format!("remote $ref `{target}` could not be fetched: {e}");
+                state.failed.insert(key, message.clone());
+                return Err(message);
+            }
+        };
+        self.add(key, loaded, state, |e| {
+            format!(
+                "remote $ref `{target}` could not be read: {} (line {}, column {})",
+                e.message, e.line, e.column
+            )
+        })
+    }
+
+    fn check_file_count(&self, target: &str, state: &LoadState<'_>) -> Result<(), String> {
+        let max = state.opts.limits.max_ref_files;
+        if self.files.len() >= max {
+            return Err(format!(
+                "$ref `{target}` not followed: the document already reaches {max} files (raise the \
+                 limit with --max-ref-files)"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Adds a loaded file under `key`, or remembers why it failed.
+    fn add(
+        &mut self,
+        key: PathBuf,
+        loaded: Result<BundleFile, FileError>,
+        state: &mut LoadState<'_>,
+        describe: impl FnOnce(&FileError) -> String,
+    ) -> Result<FileId, String> {
+        match loaded {
             Ok(file) => {
                 let id = FileId(self.files.len() as u32);
-                state.by_path.insert(path, id);
+                state.by_path.insert(key, id);
                 self.files.push(file);
                 self.links.push(HashMap::new());
                 Ok(id)
             }
             Err(e) => {
-                let message = format!(
-                    "$ref target file `{file_part}` could not be read: {} (line {}, column {})",
-                    e.message, e.line, e.column
-                );
-                state.failed.insert(path, message.clone());
+                let message = describe(&e);
+                state.failed.insert(key, message.clone());
                 self.errors.push(e);
                 Err(message)
             }
@@ -382,6 +473,11 @@ fn load_file(path: &Path, name: String, limits: &Limits) -> Result<BundleFile, F
         column: e.column,
         message: e.message,
     })?;
+    parse_file(source, limits)
+}
+
+fn parse_file(source: SourceFile, limits: &Limits) -> Result<BundleFile, FileError> {
+    let name = source.name.clone();
     match source.parse(limits) {
         Ok(loaded) => Ok(BundleFile::new(
             Arc::new(source),
@@ -475,17 +571,16 @@ fn split_ref(target: &str) -> (&str, &str) {
     }
 }
 
-fn is_remote(file_part: &str) -> bool {
-    // Any URI scheme (`https:`, `file:`, `urn:`) but not a Windows drive letter.
-    match file_part.split_once(':') {
-        Some((scheme, _)) => {
-            scheme.len() > 1
-                && scheme
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
-        }
-        None => file_part.starts_with("//"),
-    }
+/// The URI scheme `file_part` starts with (`https`, `file`, `urn`), if any; a Windows drive
+/// letter is no scheme.
+fn uri_scheme(file_part: &str) -> Option<&str> {
+    let (scheme, _) = file_part.split_once(':')?;
+    let valid = scheme.len() > 1
+        && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    valid.then_some(scheme)
 }
 
 /// The absolute, lexically normalised path a relative file reference names.

@@ -156,7 +156,12 @@ impl<'a> Builder<'a> {
         if !ok {
             self.problem(
                 at.location(),
-                format!("{} must be {}, not {}", what(), shape.name(), found(at.node)),
+                format!(
+                    "{} must be {}, not {}",
+                    what(),
+                    shape.name(),
+                    found(at.node)
+                ),
             );
         }
         ok
@@ -293,7 +298,10 @@ impl<'a> Builder<'a> {
             None => {
                 self.problem(
                     node.location(),
-                    format!("parameter `{name}` has no `in` ({})", self.parameter_places()),
+                    format!(
+                        "parameter `{name}` has no `in` ({})",
+                        self.parameter_places()
+                    ),
                 );
                 return None;
             }

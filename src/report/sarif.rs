@@ -171,7 +171,13 @@ fn uri(path: &str) -> String {
 fn location(file: &str, line: u32, column: u32, end_line: u32, end_column: u32) -> SarifLocation {
     SarifLocation {
         physical_location: PhysicalLocation {
-            artifact_location: if std::path::Path::new(file).is_absolute() {
+            artifact_location: if crate::fetch::is_http(file) {
+                // A document fetched with --allow-remote-refs keeps its own URL.
+                ArtifactLocation {
+                    uri: file.to_string(),
+                    uri_base_id: None,
+                }
+            } else if std::path::Path::new(file).is_absolute() {
                 ArtifactLocation {
                     uri: format!("file://{}", uri(file)),
                     uri_base_id: None,

@@ -120,6 +120,13 @@ impl SourceFile {
         if meta.is_dir() {
             return Err(fail("is a directory".to_string()));
         }
+        // A FIFO would block the run forever and a device (`/dev/zero`) never ends.
+        if !meta.is_file() {
+            return Err(fail(
+                "not a regular file (a pipe, socket or device); idemlint reads files only"
+                    .to_string(),
+            ));
+        }
         if let Some(message) = limits.too_large(meta.len()) {
             return Err(fail(message));
         }
@@ -167,6 +174,19 @@ pub fn io_message(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => "no such file".to_string(),
         std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-        _ => e.to_string(),
+        _ => {
+            // "Too many levels of symbolic links (os error 40)" → "too many levels of symbolic
+            // links": our messages are lower-case and the OS error number helps nobody.
+            let text = e.to_string();
+            let text = match text.rfind(" (os error ") {
+                Some(i) if text.ends_with(')') => text[..i].to_string(),
+                _ => text,
+            };
+            let mut chars = text.chars();
+            match chars.next() {
+                Some(c) => c.to_lowercase().chain(chars).collect(),
+                None => text,
+            }
+        }
     }
 }
