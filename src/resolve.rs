@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-use crate::source::{DuplicateKey, Node, SourceFile, Span, Value};
+use crate::source::{DuplicateKey, Entry, Node, SourceFile, Span, Value};
 
 /// Index of a file in its [`Bundle`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -675,35 +675,42 @@ fn unescape_token(raw: &str) -> std::borrow::Cow<'_, str> {
 pub fn pointer_to(root: &Node, target: Span) -> String {
     let mut pointer = String::new();
     let mut node = root;
-    'descend: loop {
+    loop {
         if node.span == target {
             break;
         }
         match &node.value {
             Value::Map(entries) => {
-                for e in entries {
-                    let at_key = e.key.span.start == target.start;
-                    if at_key || e.value.span.contains(target) {
-                        push_token(&mut pointer, &e.key.text);
-                        if at_key {
-                            break 'descend;
-                        }
-                        node = &e.value;
-                        continue 'descend;
-                    }
+                let holds =
+                    |e: &Entry| e.key.span.start == target.start || e.value.span.contains(target);
+                // Entries are in source order, so a binary search finds the one in a `paths`
+                // of 100,000 entries at once; merged (`<<`) entries can break the order, and
+                // then the scan finds it.
+                let guess = entries.partition_point(|e| {
+                    e.key.span.end.max(e.value.span.end) <= target.start
+                        && e.key.span.start != target.start
+                });
+                let found = entries
+                    .get(guess)
+                    .filter(|e| holds(e))
+                    .or_else(|| entries.iter().find(|e| holds(e)));
+                let Some(e) = found else { break };
+                push_token(&mut pointer, &e.key.text);
+                if e.key.span.start == target.start {
+                    break;
                 }
-                break;
+                node = &e.value;
             }
             Value::Seq(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    if item.span.contains(target) {
-                        pointer.push('/');
-                        pointer.push_str(&i.to_string());
-                        node = item;
-                        continue 'descend;
-                    }
-                }
-                break;
+                let guess = items.partition_point(|item| item.span.end <= target.start);
+                let found = match items.get(guess) {
+                    Some(item) if item.span.contains(target) => Some(guess),
+                    _ => items.iter().position(|item| item.span.contains(target)),
+                };
+                let Some(i) = found else { break };
+                pointer.push('/');
+                pointer.push_str(&i.to_string());
+                node = &items[i];
             }
             Value::Scalar(_) => break,
         }

@@ -436,3 +436,51 @@ fn a_limit_leaves_a_complete_report_not_a_truncated_one() {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
+
+#[path = "../bench/spec_gen.rs"]
+mod spec_gen;
+
+/// The largest resident set of any child process this test binary has waited for, in bytes.
+#[cfg(unix)]
+fn peak_child_memory() -> u64 {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage fills the struct it is given; RUSAGE_CHILDREN is always valid.
+    let usage = unsafe {
+        assert_eq!(
+            libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr()),
+            0
+        );
+        usage.assume_init()
+    };
+    usage.ru_maxrss as u64 * 1024 // kilobytes on Linux
+}
+
+#[test]
+fn a_100_mb_spec_is_linted_in_bounded_memory() {
+    let text = spec_gen::yaml(100_000_000);
+    let resources = text.matches("\n    post:\n").count();
+    let dir = folder(&[("big.yaml", text.as_bytes())]);
+    drop(text);
+    let out = Command::cargo_bin("idemlint")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["check", "big.yaml", "--format", "json", "-o", "report.json"])
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+    // Only warnings and infos: a keyed POST without a 400, and a PATCH with a relative field.
+    assert_eq!(out.status.code(), Some(0));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("report.json")).unwrap())
+            .unwrap();
+    assert_eq!(report["summary"]["operations"], 3 * resources);
+    assert_eq!(report["summary"]["findings"], 2 * resources);
+    assert_eq!(report["errors"].as_array().unwrap().len(), 0);
+    #[cfg(unix)]
+    {
+        let peak = peak_child_memory();
+        assert!(peak < 1536 * 1024 * 1024, "peak memory {} MiB", peak >> 20);
+        eprintln!("peak memory of the largest child: {} MiB", peak >> 20);
+    }
+}

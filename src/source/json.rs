@@ -125,9 +125,13 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Loaded, LoadError> {
                         }
                         Some(b'}') => {
                             p.pos += 1;
-                            let Some(Frame::Map { start, entries, .. }) = stack.pop() else {
+                            let Some(Frame::Map {
+                                start, mut entries, ..
+                            }) = stack.pop()
+                            else {
                                 unreachable!("the top frame is a map");
                             };
+                            entries.shrink_to_fit();
                             find_duplicates(&entries, &mut duplicates);
                             node = Node {
                                 span: Span::new(start, p.pos),
@@ -151,9 +155,10 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Loaded, LoadError> {
                         }
                         Some(b']') => {
                             p.pos += 1;
-                            let Some(Frame::Seq { start, items }) = stack.pop() else {
+                            let Some(Frame::Seq { start, mut items }) = stack.pop() else {
                                 unreachable!("the top frame is a sequence");
                             };
+                            items.shrink_to_fit();
                             node = Node {
                                 span: Span::new(start, p.pos),
                                 value: Value::Seq(items),

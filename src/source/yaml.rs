@@ -250,6 +250,8 @@ impl Builder<'_> {
                         }
                     }
                 }
+                // Growth leaves up to half of a vector unused; trees live for the whole run.
+                entries.shrink_to_fit();
                 let node = Node {
                     span: Span::new(start, end.max(start)),
                     value: Value::Map(entries),
@@ -261,11 +263,12 @@ impl Builder<'_> {
                     start,
                     flow,
                     anchor,
-                    items,
+                    mut items,
                 }) = self.stack.pop()
                 else {
                     return Err(LoadError::new(span, "unbalanced sequence".to_string()));
                 };
+                items.shrink_to_fit();
                 let end = closing_end(flow, span, items.last().map(|n| n.span.end));
                 let node = Node {
                     span: Span::new(start, end.max(start)),

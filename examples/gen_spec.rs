@@ -1,0 +1,16 @@
+//! Writes a generated OpenAPI document of about N MB to standard output, for benchmarks:
+//! `cargo run --release --example gen_spec -- 100 > /tmp/100mb.yaml`.
+
+#[path = "../bench/spec_gen.rs"]
+mod spec_gen;
+
+use std::io::Write;
+
+fn main() {
+    let mb: f64 = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(1.0);
+    let text = spec_gen::yaml((mb * 1_000_000.0) as usize);
+    std::io::stdout().lock().write_all(text.as_bytes()).unwrap();
+}
