@@ -405,6 +405,17 @@ fn symlink_loops_pipes_and_unreadable_files() {
         );
     }
     assert!(out.contains("specs/good.yaml:5:5"), "{out}");
+
+    // A file whose read fails even for root: /proc/self/mem of the reading process.
+    if Path::new("/proc/self/mem").exists() {
+        let (code, out, _) = check_in(dir.path(), &["/proc/self/mem", "specs/good.yaml"]);
+        assert_eq!(code, 2, "{out}");
+        assert!(
+            out.contains("/proc/self/mem:1:1: error[input] input/output error"),
+            "{out}"
+        );
+        assert!(out.contains("specs/good.yaml:5:5"), "{out}");
+    }
 }
 
 #[test]
