@@ -69,9 +69,9 @@ pub struct ReviewArgs {
 #[derive(Debug, clap::Args)]
 #[command(next_help_heading = "Input limits")]
 pub struct InputArgs {
-    /// Largest file read, in MiB.
+    /// Largest file read, in MiB (at most 4095: positions are 32-bit).
     #[arg(long, value_name = "MIB", default_value_t = Limits::default().max_file_bytes / MIB,
-          value_parser = clap::value_parser!(u64).range(1..=1024 * 1024))]
+          value_parser = clap::value_parser!(u64).range(1..=4095))]
     pub max_file_size: u64,
     /// Deepest nesting of YAML/JSON collections.
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_depth,
@@ -287,6 +287,9 @@ fn explain(id: &str, color: Color) -> u8 {
 }
 
 fn review(args: ReviewArgs) -> u8 {
+    if !root_is_a_directory(args.root.as_deref()) {
+        return EXIT_ERROR;
+    }
     let Ok(config) = config_arg(args.config.as_deref(), args.profile.as_deref()) else {
         return EXIT_ERROR;
     };
@@ -314,6 +317,17 @@ fn review(args: ReviewArgs) -> u8 {
         return EXIT_ERROR;
     }
     EXIT_OK
+}
+
+/// Whether `--root`, when given, names a directory; says so when not.
+fn root_is_a_directory(root: Option<&std::path::Path>) -> bool {
+    match root {
+        Some(root) if !root.is_dir() => {
+            eprintln!("error: --root {} is not a directory", root.display());
+            false
+        }
+        _ => true,
+    }
 }
 
 /// Says that `id` is no rule, with the closest one when there is a plausible one.
@@ -377,10 +391,7 @@ fn check(mut args: CheckArgs) -> u8 {
             .filter(|s| !s.is_empty())
             .collect();
     }
-    if let Some(root) = &args.root
-        && !root.is_dir()
-    {
-        eprintln!("error: --root {} is not a directory", root.display());
+    if !root_is_a_directory(args.root.as_deref()) {
         return EXIT_ERROR;
     }
     for id in args.select.iter().chain(&args.ignore) {

@@ -2,13 +2,19 @@
 //! idemlint opens a network connection.
 //!
 //! Even when allowed, a reference may not reach a link-local address (169.254.0.0/16,
-//! fe80::/10): that is where cloud metadata services hand out credentials, and a `$ref` in a
-//! pull request must not be able to make CI fetch them. Redirects are followed here, one hop at
-//! a time, so that each hop is checked the same way.
+//! fe80::/10) or another cloud metadata address: that is where cloud metadata services hand out
+//! credentials, and a `$ref` in a pull request must not be able to make CI fetch them. The
+//! check runs twice: on the host before any connection (for a clear message), and on the
+//! addresses the connection actually uses (so a DNS answer that changes in between, a "DNS
+//! rebinding", is caught too). Redirects are followed here, one hop at a time, so that each hop
+//! is checked the same way.
 
 use std::io::Read;
-use std::net::{IpAddr, ToSocketAddrs};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, ToSocketAddrs};
 use std::time::Duration;
+
+use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
+use ureq::unversioned::transport::NextTimeout;
 
 use crate::limits::Limits;
 
@@ -24,15 +30,26 @@ pub fn is_http(s: &str) -> bool {
     lower.starts_with("http://") || lower.starts_with("https://")
 }
 
+/// A fetched document: the URL it was finally served from (after redirects; its own relative
+/// references resolve against it) and its bytes.
+pub struct Fetched {
+    pub url: String,
+    pub bytes: Vec<u8>,
+}
+
 /// The body at `url`, at most `limits.max_file_bytes` long.
-pub fn fetch(url: &str, limits: &Limits) -> Result<Vec<u8>, String> {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
+pub fn fetch(url: &str, limits: &Limits) -> Result<Fetched, String> {
+    let config = ureq::Agent::config_builder()
         .timeout_global(Some(TIMEOUT))
         .max_redirects(0)
         .http_status_as_error(false)
         .user_agent(concat!("idemlint/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .into();
+        .build();
+    let agent = ureq::Agent::with_parts(
+        config,
+        ureq::unversioned::transport::DefaultConnector::default(),
+        GuardedResolver,
+    );
     let mut url = url.to_string();
     for _ in 0..=MAX_REDIRECTS {
         check_host(&url)?;
@@ -44,10 +61,12 @@ pub fn fetch(url: &str, limits: &Limits) -> Result<Vec<u8>, String> {
                 .get("location")
                 .and_then(|v| v.to_str().ok())
                 .ok_or_else(|| format!("HTTP {status} without a Location header"))?;
-            url = join(&url, location).ok_or_else(|| format!("bad redirect to `{location}`"))?;
-            if !is_http(&url) {
-                return Err(format!("redirected to `{url}`, which is not http or https"));
+            if has_scheme(location) && !is_http(location) {
+                return Err(format!(
+                    "redirected to `{location}`, which is not http or https"
+                ));
             }
+            url = join(&url, location).ok_or_else(|| format!("bad redirect to `{location}`"))?;
             continue;
         }
         if status != 200 {
@@ -63,7 +82,7 @@ pub fn fetch(url: &str, limits: &Limits) -> Result<Vec<u8>, String> {
         if let Some(message) = limits.too_large(body.len() as u64) {
             return Err(message.replace("file is", "the response is at least"));
         }
-        return Ok(body);
+        return Ok(Fetched { url, bytes: body });
     }
     Err(format!("more than {MAX_REDIRECTS} redirects"))
 }
@@ -101,22 +120,79 @@ fn check_host(url: &str) -> Result<(), String> {
             .collect(),
     };
     for ip in addresses {
-        if is_link_local(ip) {
-            return Err(format!(
-                "refused: `{host}` is a link-local address ({ip}), where cloud metadata services live"
-            ));
+        if is_forbidden(ip) {
+            return Err(refusal(host, ip));
         }
     }
     Ok(())
 }
 
-fn is_link_local(ip: IpAddr) -> bool {
+fn refusal(host: &str, ip: IpAddr) -> String {
+    format!(
+        "refused: `{host}` is a link-local or metadata address ({ip}), where cloud metadata \
+         services live"
+    )
+}
+
+/// Whether `s` starts with a URI scheme (`file:`, `ftp:`).
+fn has_scheme(s: &str) -> bool {
+    s.split_once(':').is_some_and(|(scheme, _)| {
+        scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    })
+}
+
+/// Link-local and cloud metadata addresses, in every spelling an IPv6 address can give an
+/// IPv4 one (mapped, compatible, NAT64).
+fn is_forbidden(ip: IpAddr) -> bool {
+    fn v4(ip: Ipv4Addr) -> bool {
+        ip.is_link_local()
+            || ip.is_unspecified()
+            // Alibaba Cloud's metadata service and Azure's WireServer.
+            || ip == Ipv4Addr::new(100, 100, 100, 200)
+            || ip == Ipv4Addr::new(168, 63, 129, 16)
+    }
     match ip {
-        IpAddr::V4(v4) => v4.is_link_local() || v4.is_unspecified(),
-        IpAddr::V6(v6) => {
-            let mapped = v6.to_ipv4_mapped().is_some_and(|v4| v4.is_link_local());
-            (v6.segments()[0] & 0xffc0) == 0xfe80 || v6.is_unspecified() || mapped
+        IpAddr::V4(ip) => v4(ip),
+        IpAddr::V6(ip) => {
+            let s = ip.segments();
+            let embedded = |hi: u16, lo: u16| {
+                Ipv4Addr::new((hi >> 8) as u8, hi as u8, (lo >> 8) as u8, lo as u8)
+            };
+            let compatible = s[..6] == [0; 6] && !ip.is_loopback() && !ip.is_unspecified();
+            let nat64 = s[..6] == [0x64, 0xff9b, 0, 0, 0, 0];
+            (s[0] & 0xffc0) == 0xfe80
+                || ip.is_unspecified()
+                // AWS's IPv6 metadata endpoint.
+                || ip == Ipv6Addr::new(0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254)
+                || ip.to_ipv4_mapped().is_some_and(v4)
+                || ((compatible || nat64) && v4(embedded(s[6], s[7])))
         }
+    }
+}
+
+/// ureq's resolver, refusing forbidden addresses among those a connection would use.
+#[derive(Debug)]
+struct GuardedResolver;
+
+impl Resolver for GuardedResolver {
+    fn resolve(
+        &self,
+        uri: &ureq::http::Uri,
+        config: &ureq::config::Config,
+        timeout: NextTimeout,
+    ) -> Result<ResolvedSocketAddrs, ureq::Error> {
+        let addresses = DefaultResolver::default().resolve(uri, config, timeout)?;
+        if let Some(bad) = addresses.iter().find(|a| is_forbidden(a.ip())) {
+            let host = uri.host().unwrap_or_default();
+            return Err(ureq::Error::Io(std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                refusal(host, bad.ip()),
+            )));
+        }
+        Ok(addresses)
     }
 }
 
@@ -215,11 +291,17 @@ mod tests {
             "http://169.254.169.254/latest/meta-data",
             "http://[fe80::1]/x",
             "http://[::ffff:169.254.169.254]/x",
+            "http://[::169.254.169.254]/x",
+            "http://[64:ff9b::a9fe:a9fe]/x",
+            "http://[fd00:ec2::254]/x",
+            "http://100.100.100.200/x",
             "http://0.0.0.0:8080/x",
+            "http://2852039166/x",
         ] {
-            let e = fetch(url, &Limits::default()).unwrap_err();
+            let e = fetch(url, &Limits::default()).err().unwrap();
             assert!(e.starts_with("refused:"), "{url}: {e}");
         }
         assert!(check_host("http://127.0.0.1:9/x").is_ok());
+        assert!(check_host("http://[::1]:9/x").is_ok());
     }
 }

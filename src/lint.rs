@@ -20,7 +20,7 @@ use crate::suppress::{self, Suppressions};
 
 /// The rule that reports suppressions that silence nothing.
 const UNUSED: &str = "unused-suppression";
-use crate::resolve::{Bundle, FileError, Location, ResolveOptions, normalize, pointer_to};
+use crate::resolve::{Bundle, FileError, Location, PointerCache, ResolveOptions, normalize};
 use crate::rules::{Context, check_all};
 use crate::source::SourceFile;
 
@@ -382,21 +382,23 @@ fn lint_source(
     result.errors = bundle.errors.clone();
     let mut fingerprints = HashSet::new();
     let mut suppressions = Suppressions::collect(&bundle);
-    let levelled = |d: Diagnostic, fingerprints: &mut HashSet<String>| {
-        if !selected(d.rule, opts) {
-            return None;
-        }
-        let mut f = resolve_finding(&bundle, d, fingerprints);
-        match config.level(f.rule, &f.source.path, &f.pointer) {
-            Some(Level::Off) => return None,
-            Some(Level::On(severity)) => f.severity = severity,
-            None => {}
-        }
-        Some(f)
-    };
+    let mut pointers = PointerCache::default();
+    let levelled =
+        |d: Diagnostic, fingerprints: &mut HashSet<String>, pointers: &mut PointerCache| {
+            if !selected(d.rule, opts) {
+                return None;
+            }
+            let mut f = resolve_finding(&bundle, d, fingerprints, pointers);
+            match config.level(f.rule, &f.source.path, &f.pointer) {
+                Some(Level::Off) => return None,
+                Some(Level::On(severity)) => f.severity = severity,
+                None => {}
+            }
+            Some(f)
+        };
     for d in diagnostics {
         let op_node = d.operation_node;
-        let Some(f) = levelled(d, &mut fingerprints) else {
+        let Some(f) = levelled(d, &mut fingerprints, &mut pointers) else {
             continue;
         };
         let silenced = suppress::file_of(&bundle, &f)
@@ -418,7 +420,7 @@ fn lint_source(
     let enabled = |rule: &str| selected(rule, opts) && config.levels.get(rule) != Some(&Level::Off);
     for (at, message) in suppressions.unused(enabled) {
         let d = cx.diagnostic(crate::rules::find(UNUSED).expect("registered"), at, message);
-        if let Some(f) = levelled(d, &mut fingerprints) {
+        if let Some(f) = levelled(d, &mut fingerprints, &mut pointers) {
             result.findings.push(f);
         }
     }
@@ -435,11 +437,16 @@ fn selected(rule: &str, opts: &Options) -> bool {
         && !opts.ignore.iter().any(|s| s == rule)
 }
 
-fn resolve_finding(bundle: &Bundle, d: Diagnostic, fingerprints: &mut HashSet<String>) -> Finding {
+fn resolve_finding(
+    bundle: &Bundle,
+    d: Diagnostic,
+    fingerprints: &mut HashSet<String>,
+    pointers: &mut PointerCache,
+) -> Finding {
     let file = bundle.file(d.primary.file);
     let start = file.source.line_col(d.primary.span.start as usize);
     let end = file.source.line_col(d.primary.span.end as usize);
-    let pointer = pointer_to(&file.root, d.primary.span);
+    let pointer = pointers.pointer_to(&file.root, d.primary.span);
     let fingerprint = fingerprint(d.rule, &file.source.name, &pointer, fingerprints);
     let labels = d
         .labels

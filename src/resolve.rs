@@ -270,14 +270,32 @@ impl Bundle {
         self.check_file_count(target, state)?;
         let limits = state.opts.limits;
         let loaded = match fetch::fetch(&url, &limits) {
-            Ok(bytes) => SourceFile::decode(key.clone(), url.clone(), bytes)
-                .map_err(|e| FileError {
-                    file: url.clone(),
-                    line: e.line,
-                    column: e.column,
-                    message: e.message,
-                })
-                .and_then(|source| parse_file(source, &limits)),
+            Ok(fetched) => {
+                // After a redirect the document lives at its final URL: its own relative refs
+                // resolve from there, and a later ref to that URL finds it loaded.
+                let served = PathBuf::from(&fetched.url);
+                if served != key
+                    && let Some(&id) = state.by_path.get(&served)
+                {
+                    state.by_path.insert(key, id);
+                    return Ok(id);
+                }
+                let name = fetched.url.clone();
+                let loaded = SourceFile::decode(served.clone(), name.clone(), fetched.bytes)
+                    .map_err(|e| FileError {
+                        file: name,
+                        line: e.line,
+                        column: e.column,
+                        message: e.message,
+                    })
+                    .and_then(|source| parse_file(source, &limits));
+                if served != key && loaded.is_ok() {
+                    state
+                        .by_path
+                        .insert(served, FileId(self.files.len() as u32));
+                }
+                loaded
+            }
             Err(e) => {
                 let message = format!("remote $ref `{target}` could not be fetched: {e}");
                 state.failed.insert(key, message.clone());
@@ -673,49 +691,82 @@ fn unescape_token(raw: &str) -> std::borrow::Cow<'_, str> {
 /// The JSON pointer (RFC 6901) of the node or key at `target` in `root`: the path of the
 /// innermost node whose span or key span is `target`, or that contains it.
 pub fn pointer_to(root: &Node, target: Span) -> String {
-    let mut pointer = String::new();
-    let mut node = root;
-    loop {
-        if node.span == target {
-            break;
-        }
-        match &node.value {
-            Value::Map(entries) => {
-                let holds =
-                    |e: &Entry| e.key.span.start == target.start || e.value.span.contains(target);
-                // Entries are in source order, so a binary search finds the one in a `paths`
-                // of 100,000 entries at once; merged (`<<`) entries can break the order, and
-                // then the scan finds it.
-                let guess = entries.partition_point(|e| {
-                    e.key.span.end.max(e.value.span.end) <= target.start
-                        && e.key.span.start != target.start
-                });
-                let found = entries
-                    .get(guess)
-                    .filter(|e| holds(e))
-                    .or_else(|| entries.iter().find(|e| holds(e)));
-                let Some(e) = found else { break };
-                push_token(&mut pointer, &e.key.text);
-                if e.key.span.start == target.start {
-                    break;
+    PointerCache::default().pointer_to(root, target)
+}
+
+/// [`pointer_to`] for many targets in the same trees. A large mapping whose entries are in
+/// source order (no `<<` merge entries, no nesting between entries) is searched by bisection;
+/// which mappings are is found once and remembered, so pointers into a `paths` of 100,000
+/// entries cost a logarithm, not a scan each.
+#[derive(Default)]
+pub struct PointerCache {
+    /// By the address of a mapping's entries: whether they are in source order.
+    ordered: HashMap<usize, bool>,
+}
+
+/// Mappings smaller than this are scanned.
+const BISECT_FROM: usize = 32;
+
+impl PointerCache {
+    pub fn pointer_to(&mut self, root: &Node, target: Span) -> String {
+        let mut pointer = String::new();
+        let mut node = root;
+        loop {
+            if node.span == target {
+                break;
+            }
+            match &node.value {
+                Value::Map(entries) => {
+                    let holds = |e: &Entry| {
+                        e.key.span.start == target.start || e.value.span.contains(target)
+                    };
+                    let found = if entries.len() >= BISECT_FROM && self.in_order(entries) {
+                        let i = entries.partition_point(|e| {
+                            e.value.span.end.max(e.key.span.end) <= target.start
+                                && e.key.span.start != target.start
+                        });
+                        entries.get(i).filter(|e| holds(e))
+                    } else {
+                        entries.iter().find(|e| holds(e))
+                    };
+                    let Some(e) = found else { break };
+                    push_token(&mut pointer, &e.key.text);
+                    if e.key.span.start == target.start {
+                        break;
+                    }
+                    node = &e.value;
                 }
-                node = &e.value;
+                Value::Seq(items) => {
+                    // Items are in source order unless an alias repeats an earlier node, and
+                    // then the scan below settles it.
+                    let guess = items.partition_point(|item| item.span.end <= target.start);
+                    let found = match items.get(guess) {
+                        Some(item) if item.span.contains(target) => Some(guess),
+                        _ => items.iter().position(|item| item.span.contains(target)),
+                    };
+                    let Some(i) = found else { break };
+                    pointer.push('/');
+                    pointer.push_str(&i.to_string());
+                    node = &items[i];
+                }
+                Value::Scalar(_) => break,
             }
-            Value::Seq(items) => {
-                let guess = items.partition_point(|item| item.span.end <= target.start);
-                let found = match items.get(guess) {
-                    Some(item) if item.span.contains(target) => Some(guess),
-                    _ => items.iter().position(|item| item.span.contains(target)),
-                };
-                let Some(i) = found else { break };
-                pointer.push('/');
-                pointer.push_str(&i.to_string());
-                node = &items[i];
-            }
-            Value::Scalar(_) => break,
         }
+        pointer
     }
-    pointer
+
+    /// Whether each entry's key comes after the previous entry in the text: not so when `<<`
+    /// merged entries were appended, or when an entry's value holds the next key.
+    fn in_order(&mut self, entries: &[Entry]) -> bool {
+        *self
+            .ordered
+            .entry(entries.as_ptr() as usize)
+            .or_insert_with(|| {
+                entries
+                    .windows(2)
+                    .all(|w| w[0].value.span.end.max(w[0].key.span.end) <= w[1].key.span.start)
+            })
+    }
 }
 
 fn push_token(pointer: &mut String, token: &str) {
@@ -726,5 +777,80 @@ fn push_token(pointer: &mut String, token: &str) {
             '/' => pointer.push_str("~1"),
             c => pointer.push(c),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::{Format, SourceFile};
+
+    /// The plain definition: the first entry or item, in order, that holds the target.
+    fn scanned(root: &Node, target: Span) -> String {
+        let mut pointer = String::new();
+        let mut node = root;
+        while node.span != target {
+            match &node.value {
+                Value::Map(entries) => {
+                    let Some(e) = entries.iter().find(|e| {
+                        e.key.span.start == target.start || e.value.span.contains(target)
+                    }) else {
+                        break;
+                    };
+                    push_token(&mut pointer, &e.key.text);
+                    if e.key.span.start == target.start {
+                        break;
+                    }
+                    node = &e.value;
+                }
+                Value::Seq(items) => {
+                    let Some(i) = items.iter().position(|n| n.span.contains(target)) else {
+                        break;
+                    };
+                    pointer.push_str(&format!("/{i}"));
+                    node = &items[i];
+                }
+                Value::Scalar(_) => break,
+            }
+        }
+        pointer
+    }
+
+    fn spans(node: &Node, out: &mut Vec<Span>) {
+        out.push(node.span);
+        for e in node.entries() {
+            out.push(e.key.span);
+            spans(&e.value, out);
+        }
+        for item in node.items() {
+            spans(item, out);
+        }
+    }
+
+    #[test]
+    fn bisected_pointers_agree_with_a_scan_even_with_merges_and_aliases() {
+        let mut text = String::from("early: &early {e1: 1, e2: 2}\nbig:\n");
+        for i in 0..40 {
+            text.push_str(&format!("  k{i}: {{v: [{i}, {{w: {i}}}]}}\n"));
+        }
+        text.push_str("  inner: &x {bad: {name: nope}}\n  again: *x\n  <<: [*early, *x]\n");
+        text.push_str("ordered:\n");
+        for i in 0..40 {
+            text.push_str(&format!("  o{i}: [a, {{b: {i}}}]\n"));
+        }
+        let file = SourceFile::new("t.yaml".into(), "t.yaml".into(), text, Format::Yaml);
+        let root = file.parse(&Limits::default()).unwrap().root;
+        let mut all = Vec::new();
+        spans(&root, &mut all);
+        let mut cache = PointerCache::default();
+        for target in all {
+            assert_eq!(
+                cache.pointer_to(&root, target),
+                scanned(&root, target),
+                "at {target:?}"
+            );
+        }
+        assert_eq!(cache.ordered.values().filter(|o| **o).count(), 1);
+        assert_eq!(cache.ordered.values().filter(|o| !**o).count(), 1);
     }
 }

@@ -263,8 +263,8 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
     for line in [
         "deep.json:1:282: error[input] nesting deeper than 256 levels (raise the limit with --max-depth)",
         // saphyr caps flow nesting itself, at 255 levels.
-        "seq.yaml:2:259: error[input] nesting too deep: recursion limit exceeded",
-        "map.yaml:2:1024: error[input] nesting too deep: recursion limit exceeded",
+        "seq.yaml:2:259: error[input] nesting too deep: YAML flow collections (`[`, `{`) nest at most 255 levels",
+        "map.yaml:2:1024: error[input] nesting too deep: YAML flow collections (`[`, `{`) nest at most 255 levels",
         "block.yaml:258:257: error[input] nesting deeper than 256 levels (raise the limit with --max-depth)",
         GOOD_FINDING,
     ] {

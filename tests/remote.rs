@@ -36,6 +36,10 @@ fn serve(files: &'static [(&'static str, &'static str)]) -> Server {
             }
             let path = request.split(' ').nth(1).unwrap_or("/").to_string();
             let reply = match files.iter().find(|(p, _)| *p == path) {
+                Some((_, body)) if body.starts_with("REDIRECT ") => format!(
+                    "HTTP/1.1 302 Found\r\nLocation: {}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                    &body["REDIRECT ".len()..]
+                ),
                 Some((_, body)) => format!(
                     "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
                     body.len()
@@ -149,7 +153,41 @@ fn link_local_addresses_are_refused_even_when_remote_refs_are_allowed() {
     let (code, out) = check(dir.path(), &["--allow-remote-refs"]);
     assert_eq!(code, 1, "{out}");
     assert!(
-        out.contains("api.yaml:5:5: error[unresolved-ref] remote $ref `http://169.254.169.254/latest/meta-data/iam` could not be fetched: refused: `169.254.169.254` is a link-local address (169.254.169.254), where cloud metadata services live"),
+        out.contains("api.yaml:5:5: error[unresolved-ref] remote $ref `http://169.254.169.254/latest/meta-data/iam` could not be fetched: refused: `169.254.169.254` is a link-local or metadata address (169.254.169.254), where cloud metadata services live"),
         "{out}"
     );
+}
+
+#[test]
+fn a_redirected_document_resolves_its_refs_from_where_it_was_served() {
+    static MOVED: &[(&str, &str)] = &[
+        ("/old/params.yaml", "REDIRECT /v2/params.yaml"),
+        (
+            "/v2/params.yaml",
+            "IdempotencyKey:\n  $ref: 'shared/key.yaml#/Key'\n",
+        ),
+        (
+            "/v2/shared/key.yaml",
+            "Key:\n  name: Idempotency-Key\n  in: header\n  required: true\n  schema: {type: string, format: uuid, maxLength: 64}\n  description: Kept for 24 hours.\n",
+        ),
+        ("/evil.yaml", "REDIRECT file:///etc/passwd"),
+    ];
+    let server = serve(MOVED);
+    let base = &server.base;
+    let dir = tempfile::tempdir().unwrap();
+    let spec = format!(
+        "openapi: 3.1.0\ninfo: {{title: T, version: '1'}}\npaths:\n  /payments:\n    post:\n      parameters:\n        - $ref: '{base}/old/params.yaml#/IdempotencyKey'\n      responses:\n        '201': {{description: Created}}\n        '409': {{$ref: '{base}/evil.yaml'}}\n"
+    );
+    std::fs::write(dir.path().join("api.yaml"), spec).unwrap();
+    let (code, out) = check(dir.path(), &["--allow-remote-refs"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(&format!(
+            "api.yaml:10:17: error[unresolved-ref] remote $ref `{base}/evil.yaml` could not be fetched: redirected to `file:///etc/passwd`, which is not http or https"
+        )),
+        "{out}"
+    );
+    // The key two hops away (through the redirect, then relative to /v2/) is found.
+    assert!(!out.contains("missing-idempotency-key"), "{out}");
+    assert!(!out.contains("shared/key.yaml` could not"), "{out}");
 }

@@ -289,33 +289,59 @@ impl<'a> Builder<'a> {
         if node.node.get("$ref").is_some() {
             return None; // unresolved: `unresolved-ref` says so
         }
-        let Some(name) = node.node.get("name").and_then(Node::scalar_text) else {
-            self.problem(node.location(), "parameter has no `name`".to_string());
-            return None;
+        // Null reads as absent, as everywhere else.
+        let present = |key: &str| node.node.get(key).filter(|v| !v.is_null());
+        let name = match present("name") {
+            None => {
+                self.problem(node.location(), "parameter has no `name`".to_string());
+                return None;
+            }
+            Some(v) => match v.scalar_text() {
+                Some("") => {
+                    self.problem(
+                        node.with(v).location(),
+                        "parameter has an empty `name`".into(),
+                    );
+                    return None;
+                }
+                Some(text) => text,
+                None => {
+                    let message = format!("parameter `name` must be a string, not {}", found(v));
+                    self.problem(node.with(v).location(), message);
+                    return None;
+                }
+            },
         };
         // Without a valid `in` the parameter is nowhere: no client sends it.
-        let location = match node.node.get("in") {
+        let location = match present("in") {
             None => {
+                let places = self.parameter_places();
                 self.problem(
                     node.location(),
-                    format!(
-                        "parameter `{name}` has no `in` ({})",
-                        self.parameter_places()
-                    ),
+                    format!("parameter `{name}` has no `in` ({places})"),
                 );
                 return None;
             }
-            Some(v) => match v.as_str() {
+            Some(v) => match v.scalar_text() {
                 Some(place) if self.parameter_places().split(", ").any(|p| p == place) => place,
-                _ => {
-                    let shown = v.scalar_text().unwrap_or("a collection");
+                // OpenAPI 3.2's whole-query-string parameter; later 3.x are read as 3.1.
+                Some("querystring") if self.version == SpecVersion::OpenApi31 => "querystring",
+                Some(other) => {
+                    let places = self.parameter_places();
                     self.problem(
                         node.with(v).location(),
                         format!(
-                            "parameter `{name}` has `in: {shown}`, which is not one of {}",
-                            self.parameter_places()
+                            "parameter `{name}` has `in: {other}`, which is not one of {places}"
                         ),
                     );
+                    return None;
+                }
+                None => {
+                    let message = format!(
+                        "parameter `{name}`: `in` must be a string, not {}",
+                        found(v)
+                    );
+                    self.problem(node.with(v).location(), message);
                     return None;
                 }
             },

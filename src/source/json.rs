@@ -247,8 +247,12 @@ impl Parser<'_> {
         let text = self.string()?;
         let span = Span::new(start, self.pos);
         self.skip_space()?;
-        if self.peek() != Some(b':') {
-            return Err(self.error(self.pos, "expected `:` after the property name"));
+        match self.peek() {
+            Some(b':') => {}
+            Some(_) => return Err(self.error(self.pos, "expected `:` after the property name")),
+            None => {
+                return Err(self.error(self.pos, "unexpected end of file: expected `:`"));
+            }
         }
         self.pos += 1;
         Ok(Key {
@@ -315,6 +319,7 @@ impl Parser<'_> {
     fn escape(&mut self) -> Result<char, LoadError> {
         let at = self.pos;
         let c = match self.bytes.get(at + 1) {
+            None => return Err(self.error(at, "string not closed before the end of the file")),
             Some(b'"') => '"',
             Some(b'\\') => '\\',
             Some(b'/') => '/',
@@ -398,7 +403,7 @@ impl Parser<'_> {
         }
         if self
             .peek()
-            .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'.')
+            .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_')
         {
             return Err(bad(self));
         }
@@ -429,7 +434,7 @@ impl Parser<'_> {
         let followed = self
             .bytes
             .get(end)
-            .is_some_and(|b| b.is_ascii_alphanumeric());
+            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
         if self.bytes.get(start..end) != Some(word.as_bytes()) || followed {
             let found = self.token_at(start);
             return Err(self.error(start, &format!("expected a value, found `{found}`")));
@@ -530,6 +535,10 @@ mod tests {
             ("[+1]", 1, "expected a value, found `+`"),
             ("[NaN]", 1, "expected a value, found `N`"),
             ("[tru]", 1, "expected a value, found `tru`"),
+            ("[true_]", 1, "expected a value, found `true_`"),
+            ("[1_000]", 1, "invalid number `1_000`"),
+            ("[\"\\", 2, "string not closed"),
+            ("{\"a\"", 4, "unexpected end of file: expected `:`"),
             ("{\"a\" 1}", 5, "expected `:`"),
             ("{\"a\": 1 \"b\": 2}", 8, "expected `,` or `}`, found `\"`"),
             ("[1 2]", 3, "expected `,` or `]`, found `2`"),

@@ -33,7 +33,9 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Loaded, LoadError> {
         let (event, span) = event.map_err(|e| {
             let at = offsets.byte_in(text, e.marker().index());
             let message = if e.info().contains("recursion limit") {
-                format!("nesting too deep: {}", e.info())
+                // saphyr's own ceiling, below any --max-depth.
+                "nesting too deep: YAML flow collections (`[`, `{`) nest at most 255 levels"
+                    .to_string()
             } else {
                 format!("invalid YAML: {}", e.info())
             };
@@ -105,12 +107,15 @@ enum Frame {
         merged: Vec<Entry>,
         key: Option<Key>,
         key_is_merge: bool,
+        /// Where the last child ends as written: an alias ends at `*name`, not at its anchor.
+        last_end: usize,
     },
     Seq {
         start: usize,
         flow: bool,
         anchor: usize,
         items: Vec<Node>,
+        last_end: usize,
     },
 }
 
@@ -166,8 +171,9 @@ impl Builder<'_> {
                 } else {
                     span
                 };
+                let end = span.end as usize;
                 let node = Node::scalar(span, &*value, kind);
-                self.finish(node, anchor, merge_key)?;
+                self.finish(node, anchor, merge_key, end)?;
             }
             Event::Alias(id) => {
                 let Some((node, count, depth)) = self.anchors.get(&id) else {
@@ -203,7 +209,7 @@ impl Builder<'_> {
                 }
                 self.alias_budget -= *count;
                 let node = node.clone();
-                self.finish(node, 0, false)?;
+                self.finish(node, 0, false, span.end as usize)?;
             }
             Event::MappingStart(anchor, _) => {
                 self.check_depth(span)?;
@@ -215,6 +221,7 @@ impl Builder<'_> {
                     merged: Vec::new(),
                     key: None,
                     key_is_merge: false,
+                    last_end: 0,
                 });
             }
             Event::SequenceStart(anchor, _) => {
@@ -224,6 +231,7 @@ impl Builder<'_> {
                     flow: self.starts_flow(span, b'['),
                     anchor,
                     items: Vec::new(),
+                    last_end: 0,
                 });
             }
             Event::MappingEnd => {
@@ -233,13 +241,14 @@ impl Builder<'_> {
                     anchor,
                     mut entries,
                     merged,
+                    last_end,
                     ..
                 }) = self.stack.pop()
                 else {
                     return Err(LoadError::new(span, "unbalanced mapping".to_string()));
                 };
                 find_duplicates(&entries, &mut self.duplicates);
-                let end = closing_end(flow, span, entries.last().map(|e| e.value.span.end));
+                let end = closing_end(flow, span, last_end);
                 // Explicit keys win over merged ones; among merges the first source wins.
                 if !merged.is_empty() {
                     let mut present: std::collections::HashSet<Box<str>> =
@@ -256,7 +265,8 @@ impl Builder<'_> {
                     span: Span::new(start, end.max(start)),
                     value: Value::Map(entries),
                 };
-                self.finish(node, anchor, false)?;
+                let end = node.span.end as usize;
+                self.finish(node, anchor, false, end)?;
             }
             Event::SequenceEnd => {
                 let Some(Frame::Seq {
@@ -264,17 +274,19 @@ impl Builder<'_> {
                     flow,
                     anchor,
                     mut items,
+                    last_end,
                 }) = self.stack.pop()
                 else {
                     return Err(LoadError::new(span, "unbalanced sequence".to_string()));
                 };
                 items.shrink_to_fit();
-                let end = closing_end(flow, span, items.last().map(|n| n.span.end));
+                let end = closing_end(flow, span, last_end);
                 let node = Node {
                     span: Span::new(start, end.max(start)),
                     value: Value::Seq(items),
                 };
-                self.finish(node, anchor, false)?;
+                let end = node.span.end as usize;
+                self.finish(node, anchor, false, end)?;
             }
         }
         Ok(false)
@@ -317,7 +329,14 @@ impl Builder<'_> {
     }
 
     /// A complete node: remember its anchor, then hand it to the enclosing collection.
-    fn finish(&mut self, node: Node, anchor: usize, merge_key: bool) -> Result<(), LoadError> {
+    /// `written_end` is where the node ends in the text here: for an alias, the end of `*name`.
+    fn finish(
+        &mut self,
+        node: Node,
+        anchor: usize,
+        merge_key: bool,
+        written_end: usize,
+    ) -> Result<(), LoadError> {
         if anchor != 0 {
             let count = node.count();
             let depth = node.depth();
@@ -334,12 +353,18 @@ impl Builder<'_> {
                 ));
             }
             None => self.root = Some(node),
-            Some(Frame::Seq { items, .. }) => items.push(node),
+            Some(Frame::Seq {
+                items, last_end, ..
+            }) => {
+                *last_end = written_end;
+                items.push(node)
+            }
             Some(Frame::Map {
                 entries,
                 merged,
                 key,
                 key_is_merge,
+                last_end,
                 ..
             }) => match key.take() {
                 None => {
@@ -354,6 +379,7 @@ impl Builder<'_> {
                     *key_is_merge = merge_key;
                 }
                 Some(k) => {
+                    *last_end = written_end;
                     if *key_is_merge {
                         *key_is_merge = false;
                         match node.value {
@@ -385,11 +411,11 @@ impl Builder<'_> {
 
 /// End of a collection: a flow collection ends at its closing bracket; a block one at its last
 /// child, since saphyr's end event sits at the next token, often lines later.
-fn closing_end(flow: bool, end_event: Span, last_child_end: Option<u32>) -> usize {
-    if flow {
-        end_event.end as usize
-    } else {
-        last_child_end.map_or(end_event.start, |e| e) as usize
+fn closing_end(flow: bool, end_event: Span, last_child_end: usize) -> usize {
+    match (flow, last_child_end) {
+        (true, _) => end_event.end as usize,
+        (false, 0) => end_event.start as usize,
+        (false, end) => end,
     }
 }
 
@@ -627,5 +653,22 @@ mod tests {
         let text = "a:\n  b: 1\n  c: 2\n\nd: 3\n";
         let doc = load(text);
         assert_eq!(slice(text, doc.root.get("a").unwrap().span), "b: 1\n  c: 2");
+    }
+
+    #[test]
+    fn a_block_collection_ending_in_an_alias_ends_at_the_alias() {
+        let text = "x: &x {a: 1}
+op:
+  params: [k]
+  responses: *x
+list:
+  - 1
+  - *x
+";
+        let doc = load(text);
+        let op = doc.root.get("op").unwrap();
+        assert_eq!(&text[op.span.range()], "params: [k]\n  responses: *x");
+        let list = doc.root.get("list").unwrap();
+        assert_eq!(&text[list.span.range()], "- 1\n  - *x");
     }
 }
