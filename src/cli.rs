@@ -188,6 +188,10 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
     pub write_baseline: Option<PathBuf>,
 
+    /// Print the time of each phase (read, parse, resolve, model, rules, report) on stderr.
+    #[arg(long)]
+    pub timings: bool,
+
     #[command(flatten)]
     pub input: InputArgs,
 }
@@ -384,6 +388,7 @@ fn print(text: &str) {
 }
 
 fn check(mut args: CheckArgs) -> u8 {
+    let started = std::time::Instant::now();
     for list in [&mut args.select, &mut args.ignore] {
         *list = list
             .iter()
@@ -451,6 +456,7 @@ fn check(mut args: CheckArgs) -> u8 {
     }
     let color = use_color(args.color);
     let width = terminal_width();
+    let report_start = std::time::Instant::now();
     let text = report::render(
         &report,
         args.format,
@@ -461,6 +467,13 @@ fn check(mut args: CheckArgs) -> u8 {
     );
     if emit(&text, args.output.as_deref()).is_err() {
         return EXIT_ERROR;
+    }
+    if args.timings {
+        let documents = report.documents.len();
+        let table = report
+            .timings
+            .table(documents, report_start.elapsed(), started.elapsed());
+        eprint!("{table}");
     }
     if !report.errors.is_empty() {
         return EXIT_ERROR;

@@ -22,3 +22,4 @@ pub mod rules;
 pub mod source;
 pub mod suggest;
 pub mod suppress;
+pub mod timings;

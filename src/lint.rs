@@ -17,6 +17,7 @@ use crate::report::{
     printable,
 };
 use crate::suppress::{self, Suppressions};
+use crate::timings::{Timings, timed};
 
 /// The rule that reports suppressions that silence nothing.
 const UNUSED: &str = "unused-suppression";
@@ -61,6 +62,7 @@ struct FileResult {
     operations: usize,
     /// The linted document and its operations, for per-operation formats (JUnit).
     document: Option<LintedDocument>,
+    timings: Timings,
 }
 
 /// Lints every OpenAPI document found under `paths`; `stdin` is read for `-`.
@@ -69,7 +71,8 @@ pub fn run(
     opts: &Options,
     stdin: impl FnOnce() -> std::io::Result<Vec<u8>>,
 ) -> Report {
-    let (inputs, mut errors) = discover(paths, &opts.limits);
+    let mut timings = Timings::default();
+    let (inputs, mut errors) = timed(&mut timings.read, || discover(paths, &opts.limits));
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
     let named = inputs.iter().filter_map(|input| match input {
         Input::File {
@@ -85,7 +88,7 @@ pub fn run(
     if inputs.contains(&Input::Stdin) {
         let path = cwd.join("<stdin>");
         let name = "<stdin>".to_string();
-        match stdin() {
+        match timed(&mut timings.read, stdin) {
             Ok(bytes) if opts.limits.too_large(bytes.len() as u64).is_some() => {
                 errors.push(FileError {
                     file: name,
@@ -116,6 +119,7 @@ pub fn run(
     }
 
     let mut sources: Vec<(SourceFile, bool)> = Vec::new();
+    let read_start = std::time::Instant::now();
     let read: Vec<Result<(SourceFile, bool), FileError>> = inputs
         .into_par_iter()
         .filter_map(|input| match input {
@@ -142,6 +146,7 @@ pub fn run(
             }
         })
         .collect();
+    timings.read += read_start.elapsed();
     for r in read {
         match r {
             Ok(s) => sources.push(s),
@@ -209,6 +214,7 @@ pub fn run(
         }
     }
     for r in results {
+        timings += r.timings;
         report.files += usize::from(r.linted);
         report.operations += r.operations;
         report.documents.extend(r.document);
@@ -229,6 +235,7 @@ pub fn run(
     errors.retain(|e| seen_errors.insert((e.file.clone(), e.line, e.column, e.message.clone())));
     errors.sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
     report.errors = errors;
+    report.timings = timings;
     report
 }
 
@@ -327,7 +334,7 @@ fn lint_source(
         }
         return result;
     }
-    let loaded = match source.parse(&opts.limits) {
+    let loaded = match timed(&mut result.timings.parse, || source.parse(&opts.limits)) {
         Ok(l) => l,
         Err(e) => {
             let at = source.line_col(e.span.start as usize);
@@ -351,8 +358,10 @@ fn lint_source(
         }
         return result;
     }
-    let bundle = Bundle::load(source, loaded.root, loaded.duplicates, resolve);
-    let api = match model::build(&bundle) {
+    let bundle = timed(&mut result.timings.resolve, || {
+        Bundle::load(source, loaded.root, loaded.duplicates, resolve)
+    });
+    let api = match timed(&mut result.timings.model, || model::build(&bundle)) {
         Ok(api) => api,
         Err(e) => {
             result.errors.push(FileError {
@@ -364,6 +373,7 @@ fn lint_source(
             return result;
         }
     };
+    let rules_start = std::time::Instant::now();
     let cx = Context::new(&api, &bundle, &config.settings);
     let diagnostics = check_all(&cx);
     result.linted = true;
@@ -424,6 +434,7 @@ fn lint_source(
             result.findings.push(f);
         }
     }
+    result.timings.rules += rules_start.elapsed();
     drop(api);
     if opts.skip_teardown {
         std::mem::forget(bundle);

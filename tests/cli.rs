@@ -380,3 +380,37 @@ fn skip_non_openapi_lets_hooks_pass_every_yaml_file() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("No problems found in 1 file"), "{out}");
 }
+
+#[test]
+fn timings_name_every_phase_on_stderr_and_leave_stdout_alone() {
+    let with = idemlint()
+        .args(["check", BAD, GOOD, "--format", "json", "--timings"])
+        .output()
+        .unwrap();
+    let without = idemlint()
+        .args(["check", BAD, GOOD, "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(with.status.code(), Some(1));
+    assert_eq!(with.stdout, without.stdout, "the report is the same");
+    let stderr = String::from_utf8(with.stderr).unwrap();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(
+        lines[0], "Timings (2 documents; phases summed over threads):",
+        "{stderr}"
+    );
+    let phases: Vec<&str> = lines[1..]
+        .iter()
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(
+        phases,
+        [
+            "read", "parse", "resolve", "model", "rules", "report", "wall"
+        ]
+    );
+    for line in &lines[1..] {
+        let ms: f64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+        assert!(line.ends_with(" ms") && ms >= 0.0, "{line}");
+    }
+}

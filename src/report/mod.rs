@@ -111,6 +111,8 @@ pub struct Report {
     pub documents: Vec<LintedDocument>,
     pub files: usize,
     pub operations: usize,
+    /// Where the time went (`--timings`).
+    pub timings: crate::timings::Timings,
 }
 
 impl Report {
