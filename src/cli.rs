@@ -192,6 +192,16 @@ pub struct CheckArgs {
     #[arg(long)]
     pub timings: bool,
 
+    /// Threads that lint files in parallel (default: one a CPU core).
+    #[arg(
+        long,
+        short = 'j',
+        value_name = "N",
+        default_value_t = 0,
+        hide_default_value = true
+    )]
+    pub jobs: usize,
+
     #[command(flatten)]
     pub input: InputArgs,
 }
@@ -242,8 +252,14 @@ pub fn main() -> u8 {
         Command::Review(args) => args.input.limits().stack_bytes(),
         _ => Limits::default().stack_bytes(),
     };
+    // `--jobs 0` (the default) lets rayon take one thread a core.
+    let jobs = match &cli.command {
+        Command::Check(args) => args.jobs,
+        _ => 0,
+    };
     let _ = rayon::ThreadPoolBuilder::new()
         .stack_size(stack)
+        .num_threads(jobs)
         .build_global();
     match std::thread::Builder::new()
         .name("idemlint".to_string())

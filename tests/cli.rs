@@ -414,3 +414,29 @@ fn timings_name_every_phase_on_stderr_and_leave_stdout_alone() {
         assert!(line.ends_with(" ms") && ms >= 0.0, "{line}");
     }
 }
+
+#[test]
+fn jobs_change_the_speed_not_the_report() {
+    let run = |jobs: &str| {
+        idemlint()
+            .args([
+                "check",
+                "fixtures/rules",
+                "--format",
+                "json",
+                "--jobs",
+                jobs,
+            ])
+            .output()
+            .unwrap()
+    };
+    let one = run("1");
+    let two = run("2");
+    assert_eq!(one.status.code(), Some(1));
+    assert_eq!(one.stdout, two.stdout);
+    assert!(
+        String::from_utf8(one.stdout)
+            .unwrap()
+            .contains("\"findings\"")
+    );
+}
