@@ -448,6 +448,8 @@ fn a_limit_leaves_a_complete_report_not_a_truncated_one() {
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
+// Shared with the benchmark generator, which also writes JSON; this test uses the YAML.
+#[allow(dead_code)]
 #[path = "../bench/spec_gen.rs"]
 mod spec_gen;
 
