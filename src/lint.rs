@@ -226,10 +226,7 @@ pub fn run(
             }
         }
     }
-    report.findings.sort_by(|a, b| {
-        (&a.file, a.line, a.column, a.rule, &a.message)
-            .cmp(&(&b.file, b.line, b.column, b.rule, &b.message))
-    });
+    sort_findings(&mut report.findings);
     report.documents.sort_by(|a, b| a.file.cmp(&b.file));
     let mut seen_errors = HashSet::new();
     errors.retain(|e| seen_errors.insert((e.file.clone(), e.line, e.column, e.message.clone())));
@@ -271,6 +268,14 @@ pub fn resolve_options<'p>(
         remote: opts.allow_remote_refs,
         limits: opts.limits,
     }
+}
+
+/// Findings in the order every report shows them: by file, position, rule and message.
+fn sort_findings(findings: &mut [Finding]) {
+    findings.sort_by(|a, b| {
+        (&a.file, a.line, a.column, a.rule, &a.message)
+            .cmp(&(&b.file, b.line, b.column, b.rule, &b.message))
+    });
 }
 
 /// Which configuration a file is linted with.
@@ -361,7 +366,35 @@ fn lint_source(
     let bundle = timed(&mut result.timings.resolve, || {
         Bundle::load(source, loaded.root, loaded.duplicates, resolve)
     });
-    let api = match timed(&mut result.timings.model, || model::build(&bundle)) {
+    lint_bundle(&bundle, config, opts, &mut result);
+    if opts.skip_teardown {
+        std::mem::forget(bundle);
+    }
+    result
+}
+
+/// What linting a loaded document gave: its findings, the ones suppressed, and the errors met.
+pub struct DocumentFindings {
+    pub findings: Vec<Finding>,
+    pub suppressed: Vec<Suppressed>,
+    pub errors: Vec<FileError>,
+}
+
+/// Lints a document already loaded (for `review`, which needs the bundle for its own answers).
+pub fn lint_loaded(bundle: &Bundle, config: &Config, opts: &Options) -> DocumentFindings {
+    let mut result = FileResult::default();
+    lint_bundle(bundle, config, opts, &mut result);
+    sort_findings(&mut result.findings);
+    DocumentFindings {
+        findings: result.findings,
+        suppressed: result.suppressed,
+        errors: result.errors,
+    }
+}
+
+/// Models a loaded document and runs the rules on it, into `result`.
+fn lint_bundle(bundle: &Bundle, config: &Config, opts: &Options, result: &mut FileResult) {
+    let api = match timed(&mut result.timings.model, || model::build(bundle)) {
         Ok(api) => api,
         Err(e) => {
             result.errors.push(FileError {
@@ -370,11 +403,11 @@ fn lint_source(
                 column: 1,
                 message: e.0,
             });
-            return result;
+            return;
         }
     };
     let rules_start = std::time::Instant::now();
-    let cx = Context::new(&api, &bundle, &config.settings);
+    let cx = Context::new(&api, bundle, &config.settings);
     let diagnostics = check_all(&cx);
     result.linted = true;
     result.operations = api.operations.len();
@@ -391,14 +424,14 @@ fn lint_source(
     });
     result.errors = bundle.errors.clone();
     let mut fingerprints = HashSet::new();
-    let mut suppressions = Suppressions::collect(&bundle);
+    let mut suppressions = Suppressions::collect(bundle);
     let mut pointers = PointerCache::default();
     let levelled =
         |d: Diagnostic, fingerprints: &mut HashSet<String>, pointers: &mut PointerCache| {
             if !selected(d.rule, opts) {
                 return None;
             }
-            let mut f = resolve_finding(&bundle, d, fingerprints, pointers);
+            let mut f = resolve_finding(bundle, d, fingerprints, pointers);
             match config.level(f.rule, &f.source.path, &f.pointer) {
                 Some(Level::Off) => return None,
                 Some(Level::On(severity)) => f.severity = severity,
@@ -411,7 +444,7 @@ fn lint_source(
         let Some(f) = levelled(d, &mut fingerprints, &mut pointers) else {
             continue;
         };
-        let silenced = suppress::file_of(&bundle, &f)
+        let silenced = suppress::file_of(bundle, &f)
             .and_then(|file| suppressions.silence(file, &f))
             .or_else(|| {
                 // Written inside the operation object, which may be a `$ref` away.
@@ -435,11 +468,6 @@ fn lint_source(
         }
     }
     result.timings.rules += rules_start.elapsed();
-    drop(api);
-    if opts.skip_teardown {
-        std::mem::forget(bundle);
-    }
-    result
 }
 
 /// `--select` and `--ignore`.

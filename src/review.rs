@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::{Config, Settings, find_config_file};
+use crate::config::{Config, find_config_file};
 use crate::diagnostic::Severity;
 use crate::idempotency::{
     Declared, declared, fixed_value_body, has_if_match, key_carriers, read_only_word,
@@ -108,11 +108,14 @@ pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
         let at = source.line_col(e.span.start as usize);
         fail(at.line, at.column, e.message)
     })?;
-    let settings = settings_for(&abs, &cwd, opts).map_err(|m| fail(1, 1, m))?;
+    let config = config_for(&abs, &cwd, opts).map_err(|m| fail(1, 1, m))?;
+    let settings = &config.settings;
     let resolve = lint::resolve_options([abs.as_path()], [], &cwd, opts);
     let bundle = Bundle::load(source, loaded.root, loaded.duplicates, &resolve);
     let api = model::build(&bundle).map_err(|e| fail(1, 1, e.0))?;
-    let report = lint::run(&[path.to_path_buf()], opts, || Ok(Vec::new()));
+    // The findings of the same loaded bundle: each file is read (and each remote ref fetched)
+    // once for both.
+    let report = lint::lint_loaded(&bundle, &config, opts);
 
     let place = |loc: Location| {
         let f = bundle.file(loc.file);
@@ -145,10 +148,10 @@ pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
         gaps: Vec::new(),
     };
     for op in &api.operations {
-        let carriers = key_carriers(&bundle, op, &settings);
+        let carriers = key_carriers(&bundle, op, settings);
         let carrier = carriers.first();
         let not_needed = matches!(declared(&bundle, op), Some(Declared::NotNeeded));
-        let reads = op.method == Method::Post && read_only_word(op, &settings).is_some();
+        let reads = op.method == Method::Post && read_only_word(op, settings).is_some();
         let mutating = matches!(op.method, Method::Post | Method::Patch) && !reads && !not_needed;
         if mutating {
             out.unsafe_operations += 1;
@@ -192,7 +195,7 @@ pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
                 op.node.key_location("x-idempotency").map(place),
             )
         } else if reads {
-            let why = read_only_word(op, &settings).unwrap_or_default();
+            let why = read_only_word(op, settings).unwrap_or_default();
             answer(Verdict::Good, format!("only reads (`{why}`)"), None)
         } else if let Some(c) = carrier {
             let optional = c.required() == Some(false);
@@ -401,15 +404,14 @@ pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
     Ok(out)
 }
 
-/// The configuration's settings for a file: `--config`, its nearest `.idemlint.yaml`, or the
+/// The configuration for a file: `--config`, its nearest `.idemlint.yaml`, or the
 /// defaults (with `--profile`).
-fn settings_for(file: &Path, cwd: &Path, opts: &Options) -> Result<Settings, String> {
+fn config_for(file: &Path, cwd: &Path, opts: &Options) -> Result<Config, String> {
     if let Some(c) = &opts.config {
-        return Ok(c.settings.clone());
+        return Ok(c.clone());
     }
     match file.parent().and_then(find_config_file) {
         Some(path) => Config::load(&path, &path.to_string_lossy(), opts.profile.as_deref())
-            .map(|c| c.settings)
             .map_err(|errs| {
                 errs.first()
                     .map(|e| {
@@ -420,7 +422,7 @@ fn settings_for(file: &Path, cwd: &Path, opts: &Options) -> Result<Settings, Str
                     })
                     .unwrap_or_default()
             }),
-        None => Config::defaults(cwd.to_path_buf(), opts.profile.as_deref()).map(|c| c.settings),
+        None => Config::defaults(cwd.to_path_buf(), opts.profile.as_deref()),
     }
 }
 

@@ -191,3 +191,25 @@ fn a_redirected_document_resolves_its_refs_from_where_it_was_served() {
     assert!(!out.contains("missing-idempotency-key"), "{out}");
     assert!(!out.contains("shared/key.yaml` could not"), "{out}");
 }
+
+#[test]
+fn review_fetches_each_remote_document_once() {
+    let server = serve(FILES);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("api.yaml"), spec(&server.base)).unwrap();
+    let out = Command::cargo_bin("idemlint")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["review", "api.yaml", "--allow-remote-refs"])
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("keyed by header `Idempotency-Key`"), "{text}");
+    assert_eq!(
+        server.hits.load(Ordering::SeqCst),
+        4,
+        "one fetch a document"
+    );
+}
