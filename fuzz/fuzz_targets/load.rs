@@ -8,8 +8,11 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     for name in ["fuzz.yaml", "fuzz.json", "fuzz"] {
-        let Ok(file) = SourceFile::decode(PathBuf::from("/fuzz").join(name), name.into(), data.to_vec())
-        else {
+        let Ok(file) = SourceFile::decode(
+            PathBuf::from("/fuzz").join(name),
+            name.into(),
+            data.to_vec(),
+        ) else {
             return;
         };
         if let Ok(loaded) = file.parse(&idemlint::limits::Limits::default()) {
