@@ -7,7 +7,8 @@ temporary folder, writes for Spectral a one-rule ruleset equivalent to idemlint'
 tool on the large specs of ../shared/corpus and on generated specs of 1, 10 and 100 MB (plus a
 13 MB one-line JSON the size of GitHub's REST description). `jq empty` on the JSON files is the
 parse floor. Prints a table of median wall time, peak memory (max RSS) and each peer's ratio to
-idemlint.
+idemlint; then idemlint on a directory of 200 generated specs, with `--jobs 1` and with all
+cores.
 
     bench/peers.py                   # everything (takes a while: peers are slow on 100 MB)
     bench/peers.py --runs 5 --sizes 1,10 --no-peers
@@ -190,6 +191,23 @@ def main():
                          f" {cell(r['redocly'])} | {ratio(r['redocly'], r['idemlint'])} |")
             line += f" {cell(r['jq']) if 'jq' in r else '—'} |"
             print(line)
+
+        # A directory of 200 generated specs of mixed sizes (0.05 to 2 MB), one thread against
+        # all cores.
+        many = os.path.join(tmp, "many")
+        os.makedirs(many)
+        for i in range(200):
+            mb = [0.05, 0.1, 0.2, 0.5, 1, 2][i % 6]
+            with open(os.path.join(many, f"spec{i:03}.yaml"), "wb") as f:
+                subprocess.run([gen, str(mb)], stdout=f, check=True)
+        total = sum(os.path.getsize(os.path.join(many, n)) for n in os.listdir(many)) / 1e6
+        base = [idemlint, "check", many, "--root", many, "--format", "json", "--fail-on", "never"]
+        one = measure(base + ["--jobs", "1"], args.runs, args.timeout)
+        all_cores = measure(base, args.runs, args.timeout)
+        print(f"\n200 generated specs ({total:.0f} MB in all), {os.cpu_count()} cores:\n")
+        print("| idemlint `--jobs 1` | idemlint (all cores) | speed-up |")
+        print("|---:|---:|---:|")
+        print(f"| {cell(one)} | {cell(all_cores)} | {ratio(one, all_cores)} |")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

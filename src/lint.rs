@@ -41,8 +41,9 @@ pub struct Options {
     /// Named files that are no OpenAPI document are skipped, as in a directory walk, instead of
     /// being an error (for hooks that pass every YAML file).
     pub skip_non_openapi: bool,
-    /// Leave each document's tree allocated when done with it. Freeing millions of nodes is a
-    /// tenth of the run time on a large spec; a process about to exit need not pay it.
+    /// Leave the document's tree allocated when done with it, when the run lints one document.
+    /// Freeing millions of nodes is a tenth of the run time on a large spec, and a process about
+    /// to exit need not pay it; with many documents, though, the trees would add up.
     pub skip_teardown: bool,
     /// File size, nesting, alias and `$ref` fan-out limits.
     pub limits: Limits,
@@ -196,9 +197,12 @@ pub fn run(
             Governed::Broken => None,
         })
         .collect();
+    let keep_trees = opts.skip_teardown && jobs.len() == 1;
     let results: Vec<FileResult> = jobs
         .into_par_iter()
-        .map(|(source, explicit, config)| lint_source(source, explicit, &resolve, config, opts))
+        .map(|(source, explicit, config)| {
+            lint_source(source, explicit, &resolve, config, opts, keep_trees)
+        })
         .collect();
 
     let mut report = Report::default();
@@ -321,6 +325,7 @@ fn lint_source(
     resolve: &ResolveOptions,
     config: &Config,
     opts: &Options,
+    keep_tree: bool,
 ) -> FileResult {
     let mut result = FileResult::default();
     // Walked files were checked already; a named `.yaml`/`.json` file is parsed and judged by
@@ -367,7 +372,7 @@ fn lint_source(
         Bundle::load(source, loaded.root, loaded.duplicates, resolve)
     });
     lint_bundle(&bundle, config, opts, &mut result);
-    if opts.skip_teardown {
+    if keep_tree {
         std::mem::forget(bundle);
     }
     result
