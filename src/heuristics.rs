@@ -248,6 +248,22 @@ pub fn words(s: &str) -> Vec<String> {
     out
 }
 
+/// The first of [`words`], without splitting the rest.
+pub fn first_word(s: &str) -> Option<String> {
+    let start = s.find(char::is_alphanumeric)?;
+    let rest = &s[start..];
+    let mut end = rest.len();
+    let mut prev_lower = false;
+    for (i, c) in rest.char_indices() {
+        if !c.is_alphanumeric() || (c.is_uppercase() && prev_lower) {
+            end = i;
+            break;
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+    }
+    Some(rest[..end].chars().flat_map(char::to_lowercase).collect())
+}
+
 /// The money word among `words`, if any, `money_words` being the configured list.
 pub fn money_word<'w>(words: &'w [String], money_words: &[String]) -> Option<&'w str> {
     words
@@ -376,5 +392,19 @@ mod more_tests {
         assert_eq!(human_duration(31 * 86_400), "31 days");
         assert_eq!(human_duration(3600), "1 hour");
         assert_eq!(human_duration(300), "5 minutes");
+    }
+
+    #[test]
+    fn first_word_is_the_first_of_words() {
+        for s in [
+            "Get a list",
+            "createRefund now",
+            "  /v1/payment_intents",
+            "ÄndereDaten",
+            "",
+            "--",
+        ] {
+            assert_eq!(first_word(s), words(s).into_iter().next(), "{s:?}");
+        }
     }
 }

@@ -170,7 +170,11 @@ pub fn read_only_word(op: &Operation<'_>, settings: &Settings) -> Option<String>
         .to_ascii_lowercase();
     let id = op.operation_id.unwrap_or("").to_ascii_lowercase();
     let by_name = settings.read_only_words.iter().find(|w| {
-        let w = w.to_ascii_lowercase();
+        let w: std::borrow::Cow<'_, str> = if w.bytes().any(|b| b.is_ascii_uppercase()) {
+            w.to_ascii_lowercase().into()
+        } else {
+            w.as_str().into()
+        };
         let stem = w.strip_suffix('e').filter(|s| s.len() >= 5).unwrap_or(&w);
         last.contains(stem) || id.contains(stem)
     });
@@ -180,7 +184,7 @@ pub fn read_only_word(op: &Operation<'_>, settings: &Settings) -> Option<String>
         return Some(w.clone());
     }
     let summary = op.node.node.get("summary").and_then(Node::as_str)?;
-    let first = words(summary).into_iter().next()?;
+    let first = crate::heuristics::first_word(summary)?;
     let verb = first.strip_suffix('s').unwrap_or(&first);
     let reads = settings
         .reading_verbs

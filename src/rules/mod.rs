@@ -88,6 +88,8 @@ pub struct Context<'a> {
     pub settings: &'a Settings,
     /// Each operation's key carriers, found once: most rules ask.
     carriers: Vec<Vec<KeyCarrier<'a>>>,
+    /// Whether each operation's duplicates matter, judged once: a dozen rules ask.
+    matters: Vec<bool>,
 }
 
 impl<'a> Context<'a> {
@@ -97,12 +99,23 @@ impl<'a> Context<'a> {
             .iter()
             .map(|op| key_carriers(bundle, op, settings))
             .collect();
+        let matters = api
+            .operations
+            .iter()
+            .map(|op| unsafe_to_repeat(bundle, op, settings))
+            .collect();
         Context {
             api,
             bundle,
             settings,
             carriers,
+            matters,
         }
+    }
+
+    /// Whether `op`'s duplicates matter (see [`Context::operations_whose_duplicates_matter`]).
+    pub fn duplicates_matter(&self, op: &Operation<'_>) -> bool {
+        self.matters[op.index]
     }
 
     /// The key carriers `op` declares, headers first.
@@ -118,7 +131,7 @@ impl<'a> Context<'a> {
         self.api
             .operations
             .iter()
-            .filter(move |op| unsafe_to_repeat(self.bundle, op, self.settings))
+            .filter(move |op| self.matters[op.index])
     }
 
     /// Every header key parameter with an operation that uses it, once per definition however

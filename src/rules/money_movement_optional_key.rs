@@ -2,7 +2,7 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::{moves_money, unsafe_to_repeat};
+use crate::idempotency::moves_money;
 
 pub const RULE: Rule = Rule {
     id: "money-movement-optional-key",
@@ -12,7 +12,7 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for op in &cx.api.operations {
-        if !unsafe_to_repeat(cx.bundle, op, cx.settings) {
+        if !cx.duplicates_matter(op) {
             continue;
         }
         let carriers = cx.carriers(op);
