@@ -93,6 +93,16 @@ pub struct InputArgs {
 }
 
 impl InputArgs {
+    /// `opts` with these limits and opt-ins.
+    fn apply(&self, opts: Options) -> Options {
+        Options {
+            limits: self.limits(),
+            allow_outside_root: self.allow_outside_root,
+            allow_remote_refs: self.allow_remote_refs,
+            ..opts
+        }
+    }
+
     fn limits(&self) -> Limits {
         Limits {
             max_file_bytes: self.max_file_size * MIB,
@@ -313,15 +323,12 @@ fn review(args: ReviewArgs) -> u8 {
     let Ok(config) = config_arg(args.config.as_deref(), args.profile.as_deref()) else {
         return EXIT_ERROR;
     };
-    let opts = Options {
+    let opts = args.input.apply(Options {
         root: args.root.clone(),
         config,
         profile: args.profile.clone(),
-        limits: args.input.limits(),
-        allow_outside_root: args.input.allow_outside_root,
-        allow_remote_refs: args.input.allow_remote_refs,
         ..Options::default()
-    };
+    });
     let review = match crate::review::review(&args.spec, &opts) {
         Ok(r) => r,
         Err(e) => {
@@ -424,7 +431,7 @@ fn check(mut args: CheckArgs) -> u8 {
     let Ok(config) = config_arg(args.config.as_deref(), args.profile.as_deref()) else {
         return EXIT_ERROR;
     };
-    let opts = Options {
+    let opts = args.input.apply(Options {
         root: args.root.clone(),
         config,
         profile: args.profile.clone(),
@@ -432,10 +439,8 @@ fn check(mut args: CheckArgs) -> u8 {
         ignore: args.ignore.clone(),
         skip_non_openapi: args.skip_non_openapi,
         skip_teardown: true,
-        limits: args.input.limits(),
-        allow_outside_root: args.input.allow_outside_root,
-        allow_remote_refs: args.input.allow_remote_refs,
-    };
+        ..Options::default()
+    });
     let report = lint::run(&args.paths, &opts, || {
         let mut buf = Vec::new();
         std::io::stdin()
