@@ -317,18 +317,14 @@ fn explain(id: &str, color: Color) -> u8 {
 }
 
 fn review(args: ReviewArgs) -> u8 {
-    if !root_is_a_directory(args.root.as_deref()) {
-        return EXIT_ERROR;
-    }
-    let Ok(config) = config_arg(args.config.as_deref(), args.profile.as_deref()) else {
+    let Some(opts) = options(
+        &args.root,
+        args.config.as_deref(),
+        &args.profile,
+        &args.input,
+    ) else {
         return EXIT_ERROR;
     };
-    let opts = args.input.apply(Options {
-        root: args.root.clone(),
-        config,
-        profile: args.profile.clone(),
-        ..Options::default()
-    });
     let review = match crate::review::review(&args.spec, &opts) {
         Ok(r) => r,
         Err(e) => {
@@ -346,15 +342,27 @@ fn review(args: ReviewArgs) -> u8 {
     EXIT_OK
 }
 
-/// Whether `--root`, when given, names a directory; says so when not.
-fn root_is_a_directory(root: Option<&std::path::Path>) -> bool {
-    match root {
-        Some(root) if !root.is_dir() => {
-            eprintln!("error: --root {} is not a directory", root.display());
-            false
-        }
-        _ => true,
+/// The options `check` and `review` share: the root (which must be a directory), the
+/// configuration and profile, and the input limits. `None` once the problem is printed.
+fn options(
+    root: &Option<PathBuf>,
+    config: Option<&std::path::Path>,
+    profile: &Option<String>,
+    input: &InputArgs,
+) -> Option<Options> {
+    if let Some(root) = root
+        && !root.is_dir()
+    {
+        eprintln!("error: --root {} is not a directory", root.display());
+        return None;
     }
+    let config = config_arg(config, profile.as_deref()).ok()?;
+    Some(input.apply(Options {
+        root: root.clone(),
+        config,
+        profile: profile.clone(),
+        ..Options::default()
+    }))
 }
 
 /// Says that `id` is no rule, with the closest one when there is a plausible one.
@@ -419,28 +427,27 @@ fn check(mut args: CheckArgs) -> u8 {
             .filter(|s| !s.is_empty())
             .collect();
     }
-    if !root_is_a_directory(args.root.as_deref()) {
-        return EXIT_ERROR;
-    }
     for id in args.select.iter().chain(&args.ignore) {
         if crate::rules::find(id).is_none() {
             report_unknown_rule(id);
             return EXIT_ERROR;
         }
     }
-    let Ok(config) = config_arg(args.config.as_deref(), args.profile.as_deref()) else {
+    let Some(base) = options(
+        &args.root,
+        args.config.as_deref(),
+        &args.profile,
+        &args.input,
+    ) else {
         return EXIT_ERROR;
     };
-    let opts = args.input.apply(Options {
-        root: args.root.clone(),
-        config,
-        profile: args.profile.clone(),
+    let opts = Options {
         select: args.select.clone(),
         ignore: args.ignore.clone(),
         skip_non_openapi: args.skip_non_openapi,
         skip_teardown: true,
-        ..Options::default()
-    });
+        ..base
+    };
     let report = lint::run(&args.paths, &opts, || {
         let mut buf = Vec::new();
         std::io::stdin()
