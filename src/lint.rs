@@ -103,12 +103,7 @@ pub fn run(
             }
             Ok(bytes) => match SourceFile::decode(path, name.clone(), bytes) {
                 Ok(f) => stdin_file = Some(f),
-                Err(e) => errors.push(FileError {
-                    file: name,
-                    line: e.line,
-                    column: e.column,
-                    message: e.message,
-                }),
+                Err(e) => errors.push(FileError::unreadable(name, e)),
             },
             Err(e) => errors.push(FileError {
                 file: name,
@@ -138,12 +133,10 @@ pub fn run(
                     None => SourceFile::read(&abs, name.clone(), &opts.limits),
                 };
                 let explicit = explicit && !opts.skip_non_openapi;
-                Some(file.map(|f| (f, explicit)).map_err(|e| FileError {
-                    file: name,
-                    line: e.line,
-                    column: e.column,
-                    message: e.message,
-                }))
+                Some(
+                    file.map(|f| (f, explicit))
+                        .map_err(|e| FileError::unreadable(name, e)),
+                )
             }
         })
         .collect();

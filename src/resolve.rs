@@ -98,6 +98,18 @@ pub struct FileError {
     pub message: String,
 }
 
+impl FileError {
+    /// Why `file` could not even be read or decoded.
+    pub fn unreadable(file: String, e: crate::source::ReadError) -> Self {
+        FileError {
+            file,
+            line: e.line,
+            column: e.column,
+            message: e.message,
+        }
+    }
+}
+
 /// How deep a chain of `$ref` to `$ref` may go before we call it a cycle.
 const MAX_REF_HOPS: usize = 64;
 
@@ -216,11 +228,8 @@ impl Bundle {
                  wider root, or --allow-outside-root)"
             ));
         }
-        if let Some(&id) = state.by_path.get(&path) {
-            return Ok(id);
-        }
-        if let Some(message) = state.failed.get(&path) {
-            return Err(message.clone());
+        if let Some(known) = state.known(&path) {
+            return known;
         }
         if path.is_dir() {
             return Err(format!(
@@ -261,11 +270,8 @@ impl Bundle {
             ));
         }
         let key = PathBuf::from(&url);
-        if let Some(&id) = state.by_path.get(&key) {
-            return Ok(id);
-        }
-        if let Some(message) = state.failed.get(&key) {
-            return Err(message.clone());
+        if let Some(known) = state.known(&key) {
+            return known;
         }
         self.check_file_count(target, state)?;
         let limits = state.opts.limits;
@@ -282,12 +288,7 @@ impl Bundle {
                 }
                 let name = fetched.url.clone();
                 let loaded = SourceFile::decode(served.clone(), name.clone(), fetched.bytes)
-                    .map_err(|e| FileError {
-                        file: name,
-                        line: e.line,
-                        column: e.column,
-                        message: e.message,
-                    })
+                    .map_err(|e| FileError::unreadable(name, e))
                     .and_then(|source| parse_file(source, &limits));
                 if served != key && loaded.is_ok() {
                     state
@@ -477,6 +478,16 @@ struct LoadState<'o> {
     failed: HashMap<PathBuf, String>,
 }
 
+impl LoadState<'_> {
+    /// What an earlier `$ref` to `key` gave: the loaded file, or why it could not be.
+    fn known(&self, key: &Path) -> Option<Result<FileId, String>> {
+        match self.by_path.get(key) {
+            Some(&id) => Some(Ok(id)),
+            None => self.failed.get(key).map(|m| Err(m.clone())),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum RefError {
     Missing,
@@ -485,12 +496,8 @@ enum RefError {
 }
 
 fn load_file(path: &Path, name: String, limits: &Limits) -> Result<BundleFile, FileError> {
-    let source = SourceFile::read(path, name.clone(), limits).map_err(|e| FileError {
-        file: name.clone(),
-        line: e.line,
-        column: e.column,
-        message: e.message,
-    })?;
+    let source =
+        SourceFile::read(path, name.clone(), limits).map_err(|e| FileError::unreadable(name, e))?;
     parse_file(source, limits)
 }
 
