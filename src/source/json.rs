@@ -138,7 +138,7 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Loaded, LoadError> {
                                 value: Value::Map(entries),
                             };
                         }
-                        _ => return Err(p.expected(", or }")),
+                        _ => return Err(p.expected_comma_or('}')),
                     }
                 }
                 Some(Frame::Seq { items, .. }) => {
@@ -164,7 +164,7 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Loaded, LoadError> {
                                 value: Value::Seq(items),
                             };
                         }
-                        _ => return Err(p.expected(", or ]")),
+                        _ => return Err(p.expected_comma_or(']')),
                     }
                 }
             }
@@ -202,9 +202,9 @@ impl Parser<'_> {
         LoadError::new(Span::new(at, end), format!("invalid JSON: {message}"))
     }
 
-    /// "expected `,` or `}`, found `x`".
-    fn expected(&self, what: &str) -> LoadError {
-        let (a, b) = what.split_once(" or ").unwrap_or((what, ""));
+    /// "expected `,` or `}`, found `x`": what may follow an item of an open collection.
+    fn expected_comma_or(&self, close: char) -> LoadError {
+        let (a, b) = (',', close);
         match self.text[self.pos..].chars().next() {
             Some(c) => self.error(self.pos, &format!("expected `{a}` or `{b}`, found `{c}`")),
             None => self.error(
