@@ -48,9 +48,9 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Loaded, LoadError> {
                 if p.peek() == Some(close) {
                     p.pos += 1;
                     let value = if open == b'{' {
-                        Value::Map(Vec::new())
+                        Value::Map(Box::default())
                     } else {
-                        Value::Seq(Vec::new())
+                        Value::Seq(Box::default())
                     };
                     Node {
                         span: Span::new(start, p.pos),
@@ -125,17 +125,13 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Loaded, LoadError> {
                         }
                         Some(b'}') => {
                             p.pos += 1;
-                            let Some(Frame::Map {
-                                start, mut entries, ..
-                            }) = stack.pop()
-                            else {
+                            let Some(Frame::Map { start, entries, .. }) = stack.pop() else {
                                 unreachable!("the top frame is a map");
                             };
-                            entries.shrink_to_fit();
                             find_duplicates(&entries, &mut duplicates);
                             node = Node {
                                 span: Span::new(start, p.pos),
-                                value: Value::Map(entries),
+                                value: Value::Map(entries.into_boxed_slice()),
                             };
                         }
                         _ => return Err(p.expected_comma_or('}')),
@@ -155,13 +151,12 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Loaded, LoadError> {
                         }
                         Some(b']') => {
                             p.pos += 1;
-                            let Some(Frame::Seq { start, mut items }) = stack.pop() else {
+                            let Some(Frame::Seq { start, items }) = stack.pop() else {
                                 unreachable!("the top frame is a sequence");
                             };
-                            items.shrink_to_fit();
                             node = Node {
                                 span: Span::new(start, p.pos),
-                                value: Value::Seq(items),
+                                value: Value::Seq(items.into_boxed_slice()),
                             };
                         }
                         _ => return Err(p.expected_comma_or(']')),

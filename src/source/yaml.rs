@@ -251,7 +251,7 @@ impl Builder<'_> {
                 let end = closing_end(flow, span, last_end);
                 // Explicit keys win over merged ones; among merges the first source wins.
                 if !merged.is_empty() {
-                    let mut present: std::collections::HashSet<Box<str>> =
+                    let mut present: std::collections::HashSet<ecow::EcoString> =
                         entries.iter().map(|e| e.key.text.clone()).collect();
                     for m in merged {
                         if present.insert(m.key.text.clone()) {
@@ -259,11 +259,10 @@ impl Builder<'_> {
                         }
                     }
                 }
-                // Growth leaves up to half of a vector unused; trees live for the whole run.
-                entries.shrink_to_fit();
+                // Boxing drops the unused capacity growth left behind; trees live for the whole run.
                 let node = Node {
                     span: Span::new(start, end.max(start)),
-                    value: Value::Map(entries),
+                    value: Value::Map(entries.into_boxed_slice()),
                 };
                 let end = node.span.end as usize;
                 self.finish(node, anchor, false, end)?;
@@ -273,17 +272,16 @@ impl Builder<'_> {
                     start,
                     flow,
                     anchor,
-                    mut items,
+                    items,
                     last_end,
                 }) = self.stack.pop()
                 else {
                     return Err(LoadError::new(span, "unbalanced sequence".to_string()));
                 };
-                items.shrink_to_fit();
                 let end = closing_end(flow, span, last_end);
                 let node = Node {
                     span: Span::new(start, end.max(start)),
-                    value: Value::Seq(items),
+                    value: Value::Seq(items.into_boxed_slice()),
                 };
                 let end = node.span.end as usize;
                 self.finish(node, anchor, false, end)?;
