@@ -41,6 +41,7 @@ impl LineIndex {
                 }
             }
         }
+        line_starts.shrink_to_fit();
         LineIndex {
             line_starts,
             ascii: text.is_ascii(),
@@ -83,6 +84,20 @@ impl LineIndex {
     /// Byte offset where 0-based `line` starts.
     pub fn line_start(&self, line: usize) -> usize {
         self.line_starts[line.min(self.line_starts.len() - 1)] as usize
+    }
+
+    /// Byte offset where 0-based `line` ends, before its line break: found from the next
+    /// line's start, never by scanning the line (which on minified JSON is the whole file).
+    pub fn line_end(&self, text: &str, line: usize) -> usize {
+        let Some(&next) = self.line_starts.get(line + 1) else {
+            return text.len();
+        };
+        let bytes = text.as_bytes();
+        let mut end = next as usize - 1; // the `\n` or lone `\r`
+        if bytes[end] == b'\n' && end > 0 && bytes[end - 1] == b'\r' {
+            end -= 1;
+        }
+        end.max(self.line_start(line))
     }
 
     /// 1-based line and code-point column of a byte offset. Offsets past the end, or inside a
@@ -158,6 +173,16 @@ mod tests {
             let want = text[..offset].chars().count() as u32 + 1;
             assert_eq!(idx.line_col(&text, offset).column, want, "at {offset}");
         }
+    }
+
+    #[test]
+    fn line_ends_stop_before_each_kind_of_break() {
+        let text = "a\nbb\r\nc\rd\n\n";
+        let idx = LineIndex::new(text);
+        let ends: Vec<&str> = (0..idx.line_count())
+            .map(|l| &text[idx.line_start(l)..idx.line_end(text, l)])
+            .collect();
+        assert_eq!(ends, ["a", "bb", "c", "d", "", ""]);
     }
 
     #[test]
