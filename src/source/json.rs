@@ -19,6 +19,11 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Loaded, LoadError> {
         pos: 0,
     };
     let mut stack: Vec<Frame> = Vec::new();
+    // The children of every open collection, innermost last. A closing bracket moves its
+    // collection's children out into one exactly sized allocation: no per-collection vector
+    // that grows by doubling and is then shrunk, which both costs time and fragments the heap.
+    let mut entries: Vec<Entry> = Vec::new();
+    let mut items: Vec<Node> = Vec::new();
     let mut duplicates = Vec::new();
     p.skip_space()?;
     if p.pos == p.bytes.len() {
@@ -60,14 +65,14 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Loaded, LoadError> {
                     let key = p.key()?;
                     stack.push(Frame::Map {
                         start,
-                        entries: Vec::new(),
+                        base: entries.len(),
                         key: Some(key),
                     });
                     continue;
                 } else {
                     stack.push(Frame::Seq {
                         start,
-                        items: Vec::new(),
+                        base: items.len(),
                     });
                     continue;
                 }
@@ -106,7 +111,7 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Loaded, LoadError> {
                         duplicates,
                     });
                 }
-                Some(Frame::Map { entries, key, .. }) => {
+                Some(Frame::Map { key, .. }) => {
                     let key = key.take().expect("a key precedes each value");
                     entries.push(Entry { key, value: node });
                     match p.peek() {
@@ -125,19 +130,19 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Loaded, LoadError> {
                         }
                         Some(b'}') => {
                             p.pos += 1;
-                            let Some(Frame::Map { start, entries, .. }) = stack.pop() else {
+                            let Some(Frame::Map { start, base, .. }) = stack.pop() else {
                                 unreachable!("the top frame is a map");
                             };
-                            find_duplicates(&entries, &mut duplicates);
+                            find_duplicates(&entries[base..], &mut duplicates);
                             node = Node {
                                 span: Span::new(start, p.pos),
-                                value: Value::Map(entries.into_boxed_slice()),
+                                value: Value::Map(entries.drain(base..).collect()),
                             };
                         }
                         _ => return Err(p.expected_comma_or('}')),
                     }
                 }
-                Some(Frame::Seq { items, .. }) => {
+                Some(Frame::Seq { .. }) => {
                     items.push(node);
                     match p.peek() {
                         Some(b',') => {
@@ -151,12 +156,12 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Loaded, LoadError> {
                         }
                         Some(b']') => {
                             p.pos += 1;
-                            let Some(Frame::Seq { start, items }) = stack.pop() else {
+                            let Some(Frame::Seq { start, base }) = stack.pop() else {
                                 unreachable!("the top frame is a sequence");
                             };
                             node = Node {
                                 span: Span::new(start, p.pos),
-                                value: Value::Seq(items.into_boxed_slice()),
+                                value: Value::Seq(items.drain(base..).collect()),
                             };
                         }
                         _ => return Err(p.expected_comma_or(']')),
@@ -167,17 +172,18 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Loaded, LoadError> {
     }
 }
 
-/// An open collection.
+/// An open collection. Its children so far are the parser's shared `entries` or `items` from
+/// `base` on.
 enum Frame {
     Map {
         start: usize,
-        entries: Vec<Entry>,
+        base: usize,
         /// The key whose value is being parsed.
         key: Option<Key>,
     },
     Seq {
         start: usize,
-        items: Vec<Node>,
+        base: usize,
     },
 }
 
