@@ -1,5 +1,9 @@
 //! What a rule reports.
 
+use std::borrow::Cow;
+
+use ecow::EcoString;
+
 use crate::model::Operation;
 use crate::resolve::Location;
 
@@ -35,29 +39,32 @@ impl std::fmt::Display for Severity {
     }
 }
 
-/// The operation a finding is about, as reported.
+/// The operation a finding is about, as reported. Its texts share the document tree's strings.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct OpRef {
     pub method: &'static str,
-    pub path: String,
-    pub operation_id: Option<String>,
+    pub path: EcoString,
+    pub operation_id: Option<EcoString>,
 }
 
 impl OpRef {
     pub fn of(op: &Operation<'_>) -> OpRef {
         OpRef {
             method: op.method.upper(),
-            path: op.path.to_string(),
-            operation_id: op.operation_id.map(str::to_string),
+            path: op.path.clone(),
+            operation_id: op.operation_id.cloned(),
         }
     }
 }
 
 /// A secondary place that explains the finding.
+///
+/// Label and help texts are nearly always literals: `Cow` keeps them unallocated, which adds up
+/// over the tens of thousands of findings a large spec can give.
 #[derive(Debug, Clone)]
 pub struct Label {
     pub at: Location,
-    pub message: String,
+    pub message: Cow<'static, str>,
 }
 
 #[derive(Debug, Clone)]
@@ -74,7 +81,7 @@ pub struct Diagnostic {
     /// when the object lives in another file than its method key.
     pub operation_node: Option<Location>,
     pub labels: Vec<Label>,
-    pub help: Option<String>,
+    pub help: Option<Cow<'static, str>>,
 }
 
 impl Diagnostic {
@@ -85,7 +92,9 @@ impl Diagnostic {
         self
     }
 
-    pub fn with_label(mut self, at: Location, message: impl Into<String>) -> Self {
+    pub fn with_label(mut self, at: Location, message: impl Into<Cow<'static, str>>) -> Self {
+        // Most findings carry one label; a first `push` would make room for four.
+        self.labels.reserve_exact(1);
         self.labels.push(Label {
             at,
             message: message.into(),
@@ -93,7 +102,7 @@ impl Diagnostic {
         self
     }
 
-    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+    pub fn with_help(mut self, help: impl Into<Cow<'static, str>>) -> Self {
         self.help = Some(help.into());
         self
     }

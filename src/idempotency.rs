@@ -168,7 +168,10 @@ pub fn read_only_word(op: &Operation<'_>, settings: &Settings) -> Option<String>
         .find(|s| !s.is_empty() && !s.starts_with('{'))
         .unwrap_or("")
         .to_ascii_lowercase();
-    let id = op.operation_id.unwrap_or("").to_ascii_lowercase();
+    let id = op
+        .operation_id
+        .map_or("", |id| id.as_str())
+        .to_ascii_lowercase();
     let by_name = settings.read_only_words.iter().find(|w| {
         let w: std::borrow::Cow<'_, str> = if w.bytes().any(|b| b.is_ascii_uppercase()) {
             w.to_ascii_lowercase().into()

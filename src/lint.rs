@@ -1,5 +1,6 @@
 //! The pipeline for a whole run: discover → load → resolve → model → rules → report.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -22,7 +23,7 @@ use crate::timings::{Timings, timed};
 /// The rule that reports suppressions that silence nothing.
 const UNUSED: &str = "unused-suppression";
 use crate::resolve::{Bundle, FileError, Location, PointerCache, ResolveOptions, normalize};
-use crate::rules::{Context, check_all};
+use crate::rules::{Context, check_each};
 use crate::source::SourceFile;
 
 #[derive(Debug, Clone, Default)]
@@ -406,7 +407,6 @@ fn lint_bundle(bundle: &Bundle, config: &Config, opts: &Options, result: &mut Fi
     };
     let rules_start = std::time::Instant::now();
     let cx = Context::new(&api, bundle, &config.settings);
-    let diagnostics = check_all(&cx);
     result.linted = true;
     result.operations = api.operations.len();
     result.document = Some(LintedDocument {
@@ -425,7 +425,7 @@ fn lint_bundle(bundle: &Bundle, config: &Config, opts: &Options, result: &mut Fi
     let mut suppressions = Suppressions::collect(bundle);
     let mut pointers = PointerCache::default();
     let levelled =
-        |d: Diagnostic, fingerprints: &mut HashSet<String>, pointers: &mut PointerCache| {
+        |d: Diagnostic, fingerprints: &mut HashSet<[u8; 16]>, pointers: &mut PointerCache| {
             if !selected(d.rule, opts) {
                 return None;
             }
@@ -437,27 +437,29 @@ fn lint_bundle(bundle: &Bundle, config: &Config, opts: &Options, result: &mut Fi
             }
             Some(f)
         };
-    for d in diagnostics {
-        let op_node = d.operation_node;
-        let Some(f) = levelled(d, &mut fingerprints, &mut pointers) else {
-            continue;
-        };
-        let silenced = suppress::file_of(bundle, &f)
-            .and_then(|file| suppressions.silence(file, &f))
-            .or_else(|| {
-                // Written inside the operation object, which may be a `$ref` away.
-                let node = op_node?;
-                suppressions.silence_at(node.file, node.span, None, f.rule)
-            });
-        match silenced {
-            Some(reason) => result.suppressed.push(Suppressed {
-                finding: f,
-                kind: SuppressionKind::InSource,
-                reason,
-            }),
-            None => result.findings.push(f),
+    check_each(&cx, |diagnostics| {
+        for d in diagnostics.drain(..) {
+            let op_node = d.operation_node;
+            let Some(f) = levelled(d, &mut fingerprints, &mut pointers) else {
+                continue;
+            };
+            let silenced = suppress::file_of(bundle, &f)
+                .and_then(|file| suppressions.silence(file, &f))
+                .or_else(|| {
+                    // Written inside the operation object, which may be a `$ref` away.
+                    let node = op_node?;
+                    suppressions.silence_at(node.file, node.span, None, f.rule)
+                });
+            match silenced {
+                Some(reason) => result.suppressed.push(Suppressed {
+                    finding: f,
+                    kind: SuppressionKind::InSource,
+                    reason,
+                }),
+                None => result.findings.push(f),
+            }
         }
-    }
+    });
     let enabled = |rule: &str| selected(rule, opts) && config.levels.get(rule) != Some(&Level::Off);
     for (at, message) in suppressions.unused(enabled) {
         let d = cx.diagnostic(crate::rules::find(UNUSED).expect("registered"), at, message);
@@ -477,7 +479,7 @@ fn selected(rule: &str, opts: &Options) -> bool {
 fn resolve_finding(
     bundle: &Bundle,
     d: Diagnostic,
-    fingerprints: &mut HashSet<String>,
+    fingerprints: &mut HashSet<[u8; 16]>,
     pointers: &mut PointerCache,
 ) -> Finding {
     let file = bundle.file(d.primary.file);
@@ -487,14 +489,18 @@ fn resolve_finding(
     let fingerprint = fingerprint(d.rule, &file.source.name, &pointer, fingerprints);
     let labels = d
         .labels
-        .iter()
-        .map(|l| resolve_label(bundle, d.primary, l.at, &l.message))
+        .into_iter()
+        .map(|l| resolve_label(bundle, d.primary, l.at, l.message))
         .collect();
+    // Messages quote the document: a newline in a key must not break one-line formats.
+    let message = match printable(&d.message) {
+        Cow::Owned(escaped) => escaped,
+        Cow::Borrowed(_) => d.message,
+    };
     Finding {
         rule: d.rule,
         severity: d.severity,
-        // Messages quote the document: a newline in a key must not break one-line formats.
-        message: printable(&d.message).into_owned(),
+        message,
         file: file.source.name.clone(),
         line: start.line,
         column: start.column,
@@ -513,7 +519,12 @@ fn resolve_finding(
     }
 }
 
-fn resolve_label(bundle: &Bundle, primary: Location, at: Location, message: &str) -> ResolvedLabel {
+fn resolve_label(
+    bundle: &Bundle,
+    primary: Location,
+    at: Location,
+    message: Cow<'static, str>,
+) -> ResolvedLabel {
     let file = bundle.file(at.file);
     let lc = file.source.line_col(at.span.start as usize);
     ResolvedLabel {
@@ -521,14 +532,14 @@ fn resolve_label(bundle: &Bundle, primary: Location, at: Location, message: &str
         line: lc.line,
         column: lc.column,
         span: at.span,
-        message: message.to_string(),
+        message,
         same_file: at.file == primary.file,
     }
 }
 
 /// A fingerprint stable under line shifts: rule, file and JSON pointer, plus a counter when
 /// several findings of one rule share a pointer.
-fn fingerprint(rule: &str, file: &str, pointer: &str, seen: &mut HashSet<String>) -> String {
+fn fingerprint(rule: &str, file: &str, pointer: &str, seen: &mut HashSet<[u8; 16]>) -> String {
     let mut n = 0u32;
     loop {
         let mut h = Sha256::new();
@@ -541,9 +552,15 @@ fn fingerprint(rule: &str, file: &str, pointer: &str, seen: &mut HashSet<String>
             h.update(n.to_le_bytes());
         }
         let digest = h.finalize();
-        let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
-        if seen.insert(hex.clone()) {
-            return hex;
+        let mut short = [0u8; 16];
+        short.copy_from_slice(&digest[..16]);
+        if seen.insert(short) {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            return short
+                .iter()
+                .flat_map(|b| [HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]])
+                .map(char::from)
+                .collect();
         }
         n += 1;
     }

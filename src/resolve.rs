@@ -10,7 +10,8 @@ use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-use crate::source::{DuplicateKey, Entry, Node, SourceFile, Span, Value};
+use crate::source::{DuplicateKey, Entry, Node, ScalarKind, SourceFile, Span, Value};
+use ecow::EcoString;
 
 /// Index of a file in its [`Bundle`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -77,8 +78,8 @@ pub struct BundleFile {
     pub source: Arc<SourceFile>,
     pub root: Node,
     pub duplicates: Vec<DuplicateKey>,
-    /// Every `$ref` of the file: the span of its entry and its target.
-    pub refs: Vec<(Span, String)>,
+    /// Every `$ref` of the file: the span of its entry and its target (sharing the tree's text).
+    pub refs: Vec<(Span, EcoString)>,
 }
 
 /// A `$ref` that could not be followed, found while loading.
@@ -550,7 +551,7 @@ const NAME_MAPS: [&str; 17] = [
 /// Every string `$ref` in a tree, with the span of its entry (key through value). Instance data
 /// (`example`, `default`, `enum`, `const`, an Example Object's `value`, a 3.1 schema's
 /// `examples` list) is not searched.
-pub fn collect_refs(node: &Node, out: &mut Vec<(Span, String)>) {
+pub fn collect_refs(node: &Node, out: &mut Vec<(Span, EcoString)>) {
     walk_refs(node, None, None, out);
 }
 
@@ -559,7 +560,7 @@ fn walk_refs(
     node: &Node,
     via: Option<&str>,
     via_parent: Option<&str>,
-    out: &mut Vec<(Span, String)>,
+    out: &mut Vec<(Span, EcoString)>,
 ) {
     match &node.value {
         Value::Map(entries) => {
@@ -568,9 +569,9 @@ fn walk_refs(
                 let key = &*e.key.text;
                 if !names {
                     if key == "$ref"
-                        && let Some(s) = e.value.as_str()
+                        && let Some(s) = e.value.as_scalar().filter(|s| s.kind == ScalarKind::Str)
                     {
-                        out.push((e.key.span.cover(e.value.span), s.to_string()));
+                        out.push((e.key.span.cover(e.value.span), s.text.clone()));
                         continue;
                     }
                     let data = DATA_KEYS.contains(&key)

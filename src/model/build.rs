@@ -1,11 +1,12 @@
 //! Builds an [`Api`] from a [`Bundle`].
 
 use super::{
-    Api, Header, MediaType, Method, Operation, Parameter, RequestBody, Response, Site, SpecVersion,
-    StructureProblem,
+    Api, Callback, Header, MediaType, Method, Operation, Parameter, RequestBody, Response, Site,
+    SpecVersion, StructureProblem,
 };
 use crate::resolve::{At, Bundle, Location};
-use crate::source::{Node, Value};
+use crate::source::{Node, ScalarKind, Value};
+use ecow::EcoString;
 use std::cell::RefCell;
 use std::collections::HashSet;
 
@@ -90,7 +91,7 @@ pub fn build(bundle: &Bundle) -> Result<Api<'_>, NotOpenApi> {
         bundle,
         version,
         root,
-        operations: b.operations,
+        operations: b.operations.fitted(),
         problems,
     })
 }
@@ -182,11 +183,11 @@ impl<'a> Builder<'a> {
         at.get(key).map(|c| self.deref(c))
     }
 
-    fn path_item(&mut self, item: At<'a>, path: &'a str, site: Site, depth: usize) {
+    fn path_item(&mut self, item: At<'a>, path: &'a EcoString, site: Site, depth: usize) {
         let item = self.deref(item);
         let what = match site {
             Site::Webhook => "webhook",
-            Site::Callback { .. } => "callback path item",
+            Site::Callback(_) => "callback path item",
             Site::Path => "path item",
         };
         if !self.expect(item, Shape::Map, || format!("{what} `{path}`")) {
@@ -215,13 +216,19 @@ impl<'a> Builder<'a> {
                 }
             }
             let request_body = self.request_body(op, &mut parameters);
+            parameters.shrink_to_fit();
             let (responses_key, responses) = self.responses(op);
             let operation = Operation {
                 index: self.operations.len(),
                 method,
                 path,
                 site: site.clone(),
-                operation_id: op.node.get("operationId").and_then(Node::as_str),
+                operation_id: op
+                    .node
+                    .get("operationId")
+                    .and_then(Node::as_scalar)
+                    .filter(|s| s.kind == ScalarKind::Str)
+                    .map(|s| &s.text),
                 node: op,
                 key,
                 parameters,
@@ -254,10 +261,10 @@ impl<'a> Builder<'a> {
                 if !self.callback_items.insert(item.location()) {
                     continue;
                 }
-                let site = Site::Callback {
+                let site = Site::Callback(Box::new(Callback {
                     name: cb.key.text.to_string(),
                     parent: parent.to_string(),
-                };
+                }));
                 self.path_item(item, &expr.key.text, site, depth + 1);
             }
         }
@@ -278,7 +285,8 @@ impl<'a> Builder<'a> {
                 let declared = list.with(p);
                 self.parameter(declared)
             })
-            .collect()
+            .collect::<Vec<_>>()
+            .fitted()
     }
 
     fn parameter(&self, declared: At<'a>) -> Option<Parameter<'a>> {
@@ -450,7 +458,8 @@ impl<'a> Builder<'a> {
                         schema: self.child(media, "schema"),
                     }
                 })
-                .collect(),
+                .collect::<Vec<_>>()
+                .fitted(),
             None => Vec::new(),
         };
         Some(RequestBody {
@@ -497,7 +506,8 @@ impl<'a> Builder<'a> {
                     headers: self.headers(node),
                 })
             })
-            .collect();
+            .collect::<Vec<_>>()
+            .fitted();
         (Some(key), list)
     }
 
@@ -520,6 +530,20 @@ impl<'a> Builder<'a> {
                     schema: self.schema_of(node),
                 }
             })
-            .collect()
+            .collect::<Vec<_>>()
+            .fitted()
+    }
+}
+
+/// Operations, parameters and responses are built once per run and kept to its end; a vector
+/// grown by `push` or `collect` holds room for at least four, most of it unused here.
+trait Fitted {
+    fn fitted(self) -> Self;
+}
+
+impl<T> Fitted for Vec<T> {
+    fn fitted(mut self) -> Self {
+        self.shrink_to_fit();
+        self
     }
 }

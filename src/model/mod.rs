@@ -5,6 +5,8 @@
 
 pub mod build;
 
+use ecow::EcoString;
+
 use crate::resolve::{At, Bundle, Location};
 
 pub use build::build;
@@ -69,14 +71,23 @@ impl Method {
     }
 }
 
+/// The callback an operation is declared in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Callback {
+    /// The callback's name.
+    pub name: String,
+    /// The operation that declares it, e.g. `POST /subscriptions`.
+    pub parent: String,
+}
+
 /// Where an operation is declared.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Site {
     /// Under `paths`.
     Path,
-    /// Under an operation's `callbacks` (OpenAPI 3.x): the callback's name and the operation
-    /// that declares it, e.g. `POST /subscriptions`.
-    Callback { name: String, parent: String },
+    /// Under an operation's `callbacks` (OpenAPI 3.x). Boxed: callbacks are rare, and every
+    /// operation carries a `Site`.
+    Callback(Box<Callback>),
     /// Under top-level `webhooks` (OpenAPI 3.1).
     Webhook,
 }
@@ -105,9 +116,9 @@ pub struct Operation<'a> {
     pub index: usize,
     pub method: Method,
     /// The path template, the callback's URL expression, or the webhook's name.
-    pub path: &'a str,
+    pub path: &'a EcoString,
     pub site: Site,
-    pub operation_id: Option<&'a str>,
+    pub operation_id: Option<&'a EcoString>,
     /// The operation object.
     pub node: At<'a>,
     /// The method key (`post:`), where findings about the operation as a whole point.
@@ -126,10 +137,12 @@ impl<'a> Operation<'a> {
         match &self.site {
             Site::Path => format!("{} {}", self.method.upper(), self.path),
             Site::Webhook => format!("{} webhook `{}`", self.method.upper(), self.path),
-            Site::Callback { name, parent } => format!(
-                "{} {} (callback `{name}` of {parent})",
+            Site::Callback(cb) => format!(
+                "{} {} (callback `{}` of {})",
                 self.method.upper(),
-                self.path
+                self.path,
+                cb.name,
+                cb.parent
             ),
         }
     }

@@ -9,6 +9,7 @@ mod sarif;
 mod source_view;
 mod text;
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::diagnostic::{OpRef, Severity};
@@ -51,7 +52,7 @@ pub struct Finding {
     /// The operation's method key (file and span), identifying it among same-named ones.
     pub operation_at: Option<(std::path::PathBuf, Span)>,
     pub fingerprint: String,
-    pub help: Option<String>,
+    pub help: Option<Cow<'static, str>>,
     pub labels: Vec<ResolvedLabel>,
     pub source: Arc<SourceFile>,
     pub span: Span,
@@ -94,7 +95,7 @@ pub struct ResolvedLabel {
     pub line: u32,
     pub column: u32,
     pub span: Span,
-    pub message: String,
+    pub message: Cow<'static, str>,
     /// Whether the label sits in the finding's own file (and so can be drawn in its snippet).
     pub same_file: bool,
 }

@@ -46,7 +46,7 @@ pub fn render(report: &Report, opts: &RenderOptions) -> String {
             for l in &f.labels {
                 if l.same_file {
                     labels.push(LabeledSpan::new_with_span(
-                        Some(l.message.clone()),
+                        Some(l.message.to_string()),
                         (l.span.start as usize, l.span.len()),
                     ));
                 } else {
@@ -56,7 +56,7 @@ pub fn render(report: &Report, opts: &RenderOptions) -> String {
                     ));
                 }
             }
-            let mut help = f.help.clone().unwrap_or_default();
+            let mut help = f.help.as_deref().unwrap_or_default().to_string();
             for n in notes {
                 if !help.is_empty() {
                     help.push('\n');

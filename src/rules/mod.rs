@@ -247,11 +247,14 @@ pub fn parse_meta(id: &'static str, doc: &'static str) -> Result<RuleMeta, Strin
     })
 }
 
-/// Runs every rule on one API.
-pub fn check_all(cx: &Context<'_>) -> Vec<Diagnostic> {
+/// Runs every rule on one API, handing each rule's diagnostics to `sink` (which takes them out)
+/// before the next rule runs: a large spec's diagnostics are then never all held at once, next
+/// to the findings made of them.
+pub fn check_each(cx: &Context<'_>, mut sink: impl FnMut(&mut Vec<Diagnostic>)) {
     let mut out = Vec::new();
     for rule in RULES {
         (rule.check)(cx, &mut out);
+        sink(&mut out);
+        out.clear();
     }
-    out
 }
