@@ -412,6 +412,24 @@ fn emit(text: &str, output: Option<&std::path::Path>) -> Result<(), ()> {
     }
 }
 
+/// Like [`emit`], for content written piece by piece.
+fn emit_with(
+    output: Option<&std::path::Path>,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), ()> {
+    match output {
+        Some(path) => crate::output::write_atomically_with(path, write).map_err(|e| {
+            eprintln!("error: cannot write {}: {e}", path.display());
+        }),
+        None => {
+            // A closed pipe (`| head`) is not our failure.
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+            let _ = write(&mut out).and_then(|_| out.flush());
+            Ok(())
+        }
+    }
+}
+
 /// Writes to stdout; a closed pipe (`| head`) is not our failure.
 fn print(text: &str) {
     let mut out = std::io::stdout().lock();
@@ -485,15 +503,14 @@ fn check(mut args: CheckArgs) -> u8 {
     let color = use_color(args.color);
     let width = terminal_width();
     let report_start = std::time::Instant::now();
-    let text = report::render(
-        &report,
-        args.format,
-        &RenderOptions {
-            color: color && args.output.is_none(),
-            width,
-        },
-    );
-    if emit(&text, args.output.as_deref()).is_err() {
+    let render_opts = RenderOptions {
+        color: color && args.output.is_none(),
+        width,
+    };
+    let written = emit_with(args.output.as_deref(), |out| {
+        report::write(&report, args.format, &render_opts, out)
+    });
+    if written.is_err() {
         return EXIT_ERROR;
     }
     if args.timings {

@@ -58,7 +58,8 @@ struct Summary {
     suppressed: usize,
 }
 
-pub fn render(report: &Report) -> String {
+/// Streams the report to `out`: a report of many findings is never held whole in memory.
+pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     let json = Json {
         version: 1,
         tool: Tool {
@@ -104,7 +105,6 @@ pub fn render(report: &Report) -> String {
             suppressed: report.suppressed.len(),
         },
     };
-    let mut out = serde_json::to_string_pretty(&json).expect("report serialises");
-    out.push('\n');
-    out
+    serde_json::to_writer_pretty(&mut *out, &json)?;
+    out.write_all(b"\n")
 }

@@ -131,16 +131,31 @@ pub struct RenderOptions {
     pub width: usize,
 }
 
-pub fn render(report: &Report, format: Format, opts: &RenderOptions) -> String {
-    match format {
-        Format::Text => text::render(report, opts),
+/// Writes the report to `out`. Text, JSON and SARIF, the formats that grow large, stream;
+/// the others are rendered whole first.
+pub fn write(
+    report: &Report,
+    format: Format,
+    opts: &RenderOptions,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let whole = match format {
+        Format::Text => return text::write(report, opts, out),
+        Format::Json => return json::write(report, out),
+        Format::Sarif => return sarif::write(report, out),
         Format::Concise => concise::render(report),
-        Format::Json => json::render(report),
-        Format::Sarif => sarif::render(report),
         Format::Github => github::render(report),
         Format::Junit => junit::render(report),
         Format::Gitlab => gitlab::render(report),
-    }
+    };
+    out.write_all(whole.as_bytes())
+}
+
+/// The report as a string.
+pub fn render(report: &Report, format: Format, opts: &RenderOptions) -> String {
+    let mut out = Vec::new();
+    write(report, format, opts, &mut out).expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("reports are UTF-8")
 }
 
 /// Text from the document made safe for one-line output: control characters (a newline in a

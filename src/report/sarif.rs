@@ -233,7 +233,8 @@ fn result(f: &Finding, suppression: Option<SarifSuppression>) -> SarifResult {
     }
 }
 
-pub fn render(report: &Report) -> String {
+/// Streams the log to `out`: a log of many results is never held whole in memory.
+pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     let root = std::env::current_dir()
         .map(|d| {
             let mut s = uri(&d.to_string_lossy());
@@ -337,9 +338,8 @@ pub fn render(report: &Report) -> String {
             }],
         }],
     };
-    let mut out = serde_json::to_string_pretty(&log).expect("serialises");
-    out.push('\n');
-    out
+    serde_json::to_writer_pretty(&mut *out, &log)?;
+    out.write_all(b"\n")
 }
 
 fn truncate(text: &str) -> String {

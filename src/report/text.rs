@@ -10,7 +10,14 @@ use rayon::prelude::*;
 use super::{RenderOptions, Report, SourceView, summary_line};
 use crate::diagnostic::Severity;
 
-pub fn render(report: &Report, opts: &RenderOptions) -> String {
+/// Findings render in parallel a batch at a time and are written in order.
+const BATCH: usize = 256;
+
+pub fn write(
+    report: &Report,
+    opts: &RenderOptions,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let theme = if opts.color {
         GraphicalTheme::unicode()
     } else {
@@ -23,73 +30,73 @@ pub fn render(report: &Report, opts: &RenderOptions) -> String {
         .with_context_lines(2)
         .with_links(false)
         .with_word_separator(textwrap::WordSeparator::AsciiSpace);
-    let mut out = String::new();
+    let mut errors = String::new();
     for e in &report.errors {
         let d = MietteDiagnostic::new(format!("{}:{}:{}: {}", e.file, e.line, e.column, e.message))
             .with_code("input")
             .with_severity(MSeverity::Error)
             .with_help("this input was not linted; the other files were");
-        let _ = handler.render_report(&mut out, &d);
-        out.push('\n');
+        let _ = handler.render_report(&mut errors, &d);
+        errors.push('\n');
     }
-    // Each finding renders on its own (miette takes tens of microseconds a finding), so they
-    // render in parallel and are joined in order.
-    let rendered: Vec<String> = report
-        .findings
-        .par_iter()
-        .map(|f| {
-            let mut labels = vec![LabeledSpan::new_primary_with_span(
-                None,
-                (f.span.start as usize, f.span.len()),
-            )];
-            let mut notes = Vec::new();
-            for l in &f.labels {
-                if l.same_file {
-                    labels.push(LabeledSpan::new_with_span(
-                        Some(l.message.to_string()),
-                        (l.span.start as usize, l.span.len()),
-                    ));
-                } else {
-                    notes.push(format!(
-                        "{} at {}:{}:{}",
-                        l.message, l.file, l.line, l.column
-                    ));
+    out.write_all(errors.as_bytes())?;
+    // Each finding renders on its own (miette takes tens of microseconds a finding), so a batch
+    // renders in parallel and is written in order; the whole report is never held at once.
+    for batch in report.findings.chunks(BATCH) {
+        let rendered: Vec<String> = batch
+            .par_iter()
+            .map(|f| {
+                let mut labels = vec![LabeledSpan::new_primary_with_span(
+                    None,
+                    (f.span.start as usize, f.span.len()),
+                )];
+                let mut notes = Vec::new();
+                for l in &f.labels {
+                    if l.same_file {
+                        labels.push(LabeledSpan::new_with_span(
+                            Some(l.message.to_string()),
+                            (l.span.start as usize, l.span.len()),
+                        ));
+                    } else {
+                        notes.push(format!(
+                            "{} at {}:{}:{}",
+                            l.message, l.file, l.line, l.column
+                        ));
+                    }
                 }
-            }
-            let mut help = f.help.as_deref().unwrap_or_default().to_string();
-            for n in notes {
+                let mut help = f.help.as_deref().unwrap_or_default().to_string();
+                for n in notes {
+                    if !help.is_empty() {
+                        help.push('\n');
+                    }
+                    help.push_str(&n);
+                }
+                let mut d = MietteDiagnostic::new(f.message.clone())
+                    .with_code(f.rule)
+                    .with_severity(match f.severity {
+                        Severity::Error => MSeverity::Error,
+                        Severity::Warning => MSeverity::Warning,
+                        Severity::Info => MSeverity::Advice,
+                    })
+                    .with_labels(labels);
                 if !help.is_empty() {
-                    help.push('\n');
+                    d = d.with_help(help);
                 }
-                help.push_str(&n);
-            }
-            let mut d = MietteDiagnostic::new(f.message.clone())
-                .with_code(f.rule)
-                .with_severity(match f.severity {
-                    Severity::Error => MSeverity::Error,
-                    Severity::Warning => MSeverity::Warning,
-                    Severity::Info => MSeverity::Advice,
-                })
-                .with_labels(labels);
-            if !help.is_empty() {
-                d = d.with_help(help);
-            }
-            let d = WithSource {
-                diagnostic: d,
-                source: SourceView(f.source.clone()),
-            };
-            let mut out = String::new();
-            let _ = handler.render_report(&mut out, &d);
-            out.push('\n');
-            out
-        })
-        .collect();
-    for r in rendered {
-        out.push_str(&r);
+                let d = WithSource {
+                    diagnostic: d,
+                    source: SourceView(f.source.clone()),
+                };
+                let mut out = String::new();
+                let _ = handler.render_report(&mut out, &d);
+                out.push('\n');
+                out
+            })
+            .collect();
+        for r in rendered {
+            out.write_all(r.as_bytes())?;
+        }
     }
-    out.push_str(&summary_line(report));
-    out.push('\n');
-    out
+    writeln!(out, "{}", summary_line(report))
 }
 
 /// A diagnostic with its source attached. `miette::Report::with_source_code` would do the same,
