@@ -20,6 +20,8 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Loaded, LoadError> {
         text,
         offsets: &offsets,
         stack: Vec::new(),
+        entries: Vec::new(),
+        items: Vec::new(),
         anchors: HashMap::new(),
         alias_budget: limits.max_alias_nodes,
         limits,
@@ -98,12 +100,15 @@ impl CharOffsets {
     }
 }
 
+/// An open collection. Its children so far are the builder's shared `entries` or `items` from
+/// `base` on.
 enum Frame {
     Map {
         start: usize,
         flow: bool,
         anchor: usize,
-        entries: Vec<Entry>,
+        base: usize,
+        /// Entries brought in by `<<` merge keys; explicit keys win over them.
         merged: Vec<Entry>,
         key: Option<Key>,
         key_is_merge: bool,
@@ -114,7 +119,7 @@ enum Frame {
         start: usize,
         flow: bool,
         anchor: usize,
-        items: Vec<Node>,
+        base: usize,
         last_end: usize,
     },
 }
@@ -123,6 +128,11 @@ struct Builder<'t> {
     text: &'t str,
     offsets: &'t CharOffsets,
     stack: Vec<Frame>,
+    /// The children of every open collection, innermost last. An ending collection moves its
+    /// children out into one exactly sized allocation: no per-collection vector that grows by
+    /// doubling and is then shrunk, which both costs time and fragments the heap.
+    entries: Vec<Entry>,
+    items: Vec<Node>,
     /// Anchored nodes with their node count and depth, for the alias budgets.
     anchors: HashMap<usize, (Node, usize, usize)>,
     alias_budget: usize,
@@ -217,7 +227,7 @@ impl Builder<'_> {
                     start: self.skip_properties(span),
                     flow: self.starts_flow(span, b'{'),
                     anchor,
-                    entries: Vec::new(),
+                    base: self.entries.len(),
                     merged: Vec::new(),
                     key: None,
                     key_is_merge: false,
@@ -230,7 +240,7 @@ impl Builder<'_> {
                     start: self.skip_properties(span),
                     flow: self.starts_flow(span, b'['),
                     anchor,
-                    items: Vec::new(),
+                    base: self.items.len(),
                     last_end: 0,
                 });
             }
@@ -239,7 +249,7 @@ impl Builder<'_> {
                     start,
                     flow,
                     anchor,
-                    mut entries,
+                    base,
                     merged,
                     last_end,
                     ..
@@ -247,22 +257,24 @@ impl Builder<'_> {
                 else {
                     return Err(LoadError::new(span, "unbalanced mapping".to_string()));
                 };
-                find_duplicates(&entries, &mut self.duplicates);
+                find_duplicates(&self.entries[base..], &mut self.duplicates);
                 let end = closing_end(flow, span, last_end);
                 // Explicit keys win over merged ones; among merges the first source wins.
                 if !merged.is_empty() {
-                    let mut present: std::collections::HashSet<ecow::EcoString> =
-                        entries.iter().map(|e| e.key.text.clone()).collect();
+                    let mut present: std::collections::HashSet<ecow::EcoString> = self.entries
+                        [base..]
+                        .iter()
+                        .map(|e| e.key.text.clone())
+                        .collect();
                     for m in merged {
                         if present.insert(m.key.text.clone()) {
-                            entries.push(m);
+                            self.entries.push(m);
                         }
                     }
                 }
-                // Boxing drops the unused capacity growth left behind; trees live for the whole run.
                 let node = Node {
                     span: Span::new(start, end.max(start)),
-                    value: Value::Map(entries.into_boxed_slice()),
+                    value: Value::Map(self.entries.drain(base..).collect()),
                 };
                 let end = node.span.end as usize;
                 self.finish(node, anchor, false, end)?;
@@ -272,7 +284,7 @@ impl Builder<'_> {
                     start,
                     flow,
                     anchor,
-                    items,
+                    base,
                     last_end,
                 }) = self.stack.pop()
                 else {
@@ -281,7 +293,7 @@ impl Builder<'_> {
                 let end = closing_end(flow, span, last_end);
                 let node = Node {
                     span: Span::new(start, end.max(start)),
-                    value: Value::Seq(items.into_boxed_slice()),
+                    value: Value::Seq(self.items.drain(base..).collect()),
                 };
                 let end = node.span.end as usize;
                 self.finish(node, anchor, false, end)?;
@@ -351,14 +363,11 @@ impl Builder<'_> {
                 ));
             }
             None => self.root = Some(node),
-            Some(Frame::Seq {
-                items, last_end, ..
-            }) => {
+            Some(Frame::Seq { last_end, .. }) => {
                 *last_end = written_end;
-                items.push(node)
+                self.items.push(node)
             }
             Some(Frame::Map {
-                entries,
                 merged,
                 key,
                 key_is_merge,
@@ -389,13 +398,13 @@ impl Builder<'_> {
                                     }
                                 }
                             }
-                            Value::Scalar(_) => entries.push(Entry {
+                            Value::Scalar(_) => self.entries.push(Entry {
                                 key: k,
                                 value: node,
                             }),
                         }
                     } else {
-                        entries.push(Entry {
+                        self.entries.push(Entry {
                             key: k,
                             value: node,
                         });
