@@ -269,10 +269,26 @@ pub fn resolve_options<'p>(
 }
 
 /// Findings in the order every report shows them: by file, position, rule and message.
+/// Findings in reading order. The fingerprint, unique within a file, makes the order total, so an
+/// unstable sort gives the same order every run, without a stable sort's copy of the findings.
 fn sort_findings(findings: &mut [Finding]) {
-    findings.sort_by(|a, b| {
-        (&a.file, a.line, a.column, a.rule, &a.message)
-            .cmp(&(&b.file, b.line, b.column, b.rule, &b.message))
+    findings.sort_unstable_by(|a, b| {
+        (
+            &a.file,
+            a.line,
+            a.column,
+            a.rule,
+            &a.message,
+            &a.fingerprint,
+        )
+            .cmp(&(
+                &b.file,
+                b.line,
+                b.column,
+                b.rule,
+                &b.message,
+                &b.fingerprint,
+            ))
     });
 }
 

@@ -61,7 +61,7 @@ pub fn build(bundle: &Bundle) -> Result<Api<'_>, NotOpenApi> {
         bundle,
         version,
         root,
-        operations: Vec::new(),
+        operations: Vec::with_capacity(count_path_operations(bundle, root)),
         callback_items: Default::default(),
         problems: Default::default(),
     };
@@ -533,6 +533,26 @@ impl<'a> Builder<'a> {
             .collect::<Vec<_>>()
             .fitted()
     }
+}
+
+/// How many operations `paths` declares, so that the operations vector is allocated once: on a
+/// large spec it is tens of megabytes, and growing it by doubling copies and faults in fresh
+/// memory again and again.
+fn count_path_operations(bundle: &Bundle, root: At<'_>) -> usize {
+    root.node
+        .get("paths")
+        .map(Node::entries)
+        .unwrap_or_default()
+        .iter()
+        .filter(|e| e.key.text.starts_with('/'))
+        .map(|e| {
+            let item = bundle.deref(root.with(&e.value)).node;
+            Method::ALL
+                .iter()
+                .filter(|m| item.get_entry(m.key()).is_some())
+                .count()
+        })
+        .sum()
 }
 
 /// Operations, parameters and responses are built once per run and kept to its end; a vector
