@@ -33,7 +33,7 @@ pub fn write(path: &Path, report: &Report) -> std::io::Result<()> {
             .map(|f| Entry {
                 rule: f.rule.to_string(),
                 fingerprint: f.fingerprint.clone(),
-                file: f.file.clone(),
+                file: f.file().to_string(),
                 message: f.message.clone(),
             })
             .collect(),

@@ -274,7 +274,7 @@ pub fn resolve_options<'p>(
 fn sort_findings(findings: &mut [Finding]) {
     findings.sort_unstable_by(|a, b| {
         (
-            &a.file,
+            a.file(),
             a.line,
             a.column,
             a.rule,
@@ -282,7 +282,7 @@ fn sort_findings(findings: &mut [Finding]) {
             &a.fingerprint,
         )
             .cmp(&(
-                &b.file,
+                b.file(),
                 b.line,
                 b.column,
                 b.rule,
@@ -517,7 +517,6 @@ fn resolve_finding(
         rule: d.rule,
         severity: d.severity,
         message,
-        file: file.source.name.clone(),
         line: start.line,
         column: start.column,
         end_line: end.line,

@@ -175,7 +175,7 @@ pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
             answer(
                 Verdict::Risk,
                 f.message.clone(),
-                Some(format!("{}:{}:{}", f.file, f.line, f.column)),
+                Some(format!("{}:{}:{}", f.file(), f.line, f.column)),
             )
         } else if matches!(
             op.method,
@@ -257,7 +257,7 @@ pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
             answer(
                 Verdict::Risk,
                 f.message.clone(),
-                Some(format!("{}:{}:{}", f.file, f.line, f.column)),
+                Some(format!("{}:{}:{}", f.file(), f.line, f.column)),
             )
         } else if let Some((status, at)) = replay_documented(op) {
             answer(
@@ -302,7 +302,7 @@ pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
             answer(
                 Verdict::Risk,
                 f.message.clone(),
-                Some(format!("{}:{}:{}", f.file, f.line, f.column)),
+                Some(format!("{}:{}:{}", f.file(), f.line, f.column)),
             )
         } else if carrier.is_none() || !mutating {
             not_applicable("no key")

@@ -118,7 +118,7 @@ fn every_finding_points_at_the_construct_its_rule_names() {
         assert!(
             expected.contains(&at),
             "{}:{}:{} [{}] points at `{at}`, expected one of {expected:?}",
-            f.file,
+            f.file(),
             f.line,
             f.column,
             f.rule
@@ -286,6 +286,6 @@ fn petstore_separate_resolves_across_files() {
             .collect();
         assert_eq!(post.len(), 1);
         assert_eq!(common::key_at(post[0]), "post");
-        assert!(post[0].file.ends_with(&format!("spec/swagger.{ext}")));
+        assert!(post[0].file().ends_with(&format!("spec/swagger.{ext}")));
     }
 }

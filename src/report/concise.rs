@@ -13,7 +13,12 @@ pub fn render(report: &Report) -> String {
     for f in &report.findings {
         out.push_str(&format!(
             "{}:{}:{}: {}[{}] {}\n",
-            f.file, f.line, f.column, f.severity, f.rule, f.message
+            f.file(),
+            f.line,
+            f.column,
+            f.severity,
+            f.rule,
+            f.message
         ));
     }
     out.push_str(&summary_line(report));

@@ -35,7 +35,7 @@ pub fn render(report: &Report) -> String {
         };
         out.push_str(&format!(
             "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}\n",
-            property(&f.file),
+            property(f.file()),
             f.line,
             f.column,
             f.end_line,

@@ -40,7 +40,7 @@ pub fn render(report: &Report) -> String {
                 Severity::Info => "info",
             },
             location: Location {
-                path: &f.file,
+                path: f.file(),
                 lines: Lines {
                     begin: f.line,
                     end: f.end_line,

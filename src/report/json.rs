@@ -73,7 +73,7 @@ pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<(
                 rule: f.rule,
                 severity: f.severity.as_str(),
                 message: &f.message,
-                file: &f.file,
+                file: f.file(),
                 line: f.line,
                 column: f.column,
                 end_line: f.end_line,

@@ -25,7 +25,7 @@ fn failure(f: &Finding) -> String {
         "      <failure type=\"{}\" message=\"{}\">{}:{}:{}: {}[{}] {}</failure>\n",
         escape(f.rule),
         escape(&f.message),
-        escape(&f.file),
+        escape(f.file()),
         f.line,
         f.column,
         f.severity,
@@ -57,7 +57,7 @@ pub fn render(report: &Report) -> String {
         // What no operation owns, in this document's files.
         let mut body = String::new();
         for (i, f) in report.findings.iter().enumerate() {
-            if !claimed[i] && f.operation.is_none() && same_tree(&doc.file, &f.file) {
+            if !claimed[i] && f.operation.is_none() && same_tree(&doc.file, f.file()) {
                 claimed[i] = true;
                 body.push_str(&failure(f));
             }

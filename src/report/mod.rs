@@ -42,7 +42,6 @@ pub struct Finding {
     pub rule: &'static str,
     pub severity: Severity,
     pub message: String,
-    pub file: String,
     pub line: u32,
     pub column: u32,
     pub end_line: u32,
@@ -56,6 +55,13 @@ pub struct Finding {
     pub labels: Vec<ResolvedLabel>,
     pub source: Arc<SourceFile>,
     pub span: Span,
+}
+
+impl Finding {
+    /// The file the finding is in, as shown to users.
+    pub fn file(&self) -> &str {
+        &self.source.name
+    }
 }
 
 /// A root document that was linted, and its operations.

@@ -222,7 +222,7 @@ fn result(f: &Finding, suppression: Option<SarifSuppression>) -> SarifResult {
             text: truncate(&f.message),
         },
         locations: vec![location(
-            &f.file,
+            f.file(),
             f.line,
             f.column,
             f.end_line,

@@ -70,7 +70,12 @@ pub fn lines_of(report: &Report, rules: &[&str]) -> String {
         .map(|f| {
             format!(
                 "{}:{}:{}: {}[{}] {}\n",
-                f.file, f.line, f.column, f.severity, f.rule, f.message
+                f.file(),
+                f.line,
+                f.column,
+                f.severity,
+                f.rule,
+                f.message
             )
         })
         .collect()
