@@ -422,10 +422,15 @@ fn emit_with(
             eprintln!("error: cannot write {}: {e}", path.display());
         }),
         None => {
-            // A closed pipe (`| head`) is not our failure.
             let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-            let _ = write(&mut out).and_then(|_| out.flush());
-            Ok(())
+            match write(&mut out).and_then(|_| out.flush()) {
+                // A closed pipe (`| head`) is not our failure.
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    eprintln!("error: cannot write the report: {e}");
+                    Err(())
+                }
+                _ => Ok(()),
+            }
         }
     }
 }

@@ -268,28 +268,36 @@ pub fn resolve_options<'p>(
     }
 }
 
-/// Findings in the order every report shows them: by file, position, rule and message.
-/// Findings in reading order. The fingerprint, unique within a file, makes the order total, so an
-/// unstable sort gives the same order every run, without a stable sort's copy of the findings.
+/// Findings in the order every report shows them: by file, position, rule and message; findings
+/// alike in all of those (one shared `$ref` target reported for two operations) by their
+/// operations' place in the document, then by fingerprint. The order is the same every run
+/// without a stable sort, whose buffer would copy half the findings.
 fn sort_findings(findings: &mut [Finding]) {
-    findings.sort_unstable_by(|a, b| {
-        (
-            a.file(),
-            a.line,
-            a.column,
-            a.rule,
-            &a.message,
-            &a.fingerprint,
-        )
-            .cmp(&(
-                b.file(),
-                b.line,
-                b.column,
-                b.rule,
-                &b.message,
-                &b.fingerprint,
-            ))
-    });
+    findings.sort_unstable_by(|a, b| sort_key(a).cmp(&sort_key(b)));
+}
+
+type SortKey<'f> = (
+    &'f str,
+    u32,
+    u32,
+    &'static str,
+    &'f str,
+    Option<(&'f Path, u32)>,
+    &'f str,
+);
+
+fn sort_key(f: &Finding) -> SortKey<'_> {
+    (
+        f.file(),
+        f.line,
+        f.column,
+        f.rule,
+        &f.message,
+        f.operation_at
+            .as_ref()
+            .map(|(path, span)| (path.as_path(), span.start)),
+        &f.fingerprint,
+    )
 }
 
 /// Which configuration a file is linted with.

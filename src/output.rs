@@ -18,15 +18,27 @@ pub fn write_atomically_with(
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     let (tmp, file) = temporary_in(dir)?;
+    // Removes the temporary file on every way out but a successful rename, a panic included.
+    let guard = Temporary(Some(tmp));
     let mut out = BufWriter::with_capacity(1 << 16, file);
-    let written = write(&mut out)
-        .and_then(|_| out.into_inner().map_err(|e| e.into_error()))
-        .and_then(|file| file.sync_all())
-        .and_then(|_| std::fs::rename(&tmp, path));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    write(&mut out)?;
+    let file = out.into_inner().map_err(|e| e.into_error())?;
+    file.sync_all()?;
+    drop(file);
+    let tmp = guard.0.as_deref().expect("set until now");
+    std::fs::rename(tmp, path)?;
+    std::mem::forget(guard);
+    Ok(())
+}
+
+struct Temporary(Option<std::path::PathBuf>);
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        if let Some(path) = self.0.take() {
+            let _ = std::fs::remove_file(path);
+        }
     }
-    written
 }
 
 fn temporary_in(dir: &Path) -> std::io::Result<(std::path::PathBuf, std::fs::File)> {
@@ -43,4 +55,45 @@ fn temporary_in(dir: &Path) -> std::io::Result<(std::path::PathBuf, std::fs::Fil
         }
     }
     Err(std::io::Error::other("no temporary file name free"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leftovers(dir: &Path) -> Vec<String> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect()
+    }
+
+    #[test]
+    fn a_failed_or_panicking_write_leaves_the_old_file_and_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("report.json");
+        write_atomically(&path, b"old").unwrap();
+        let failed = write_atomically_with(&path, |out| {
+            out.write_all(b"half")?;
+            Err(std::io::Error::other("disk full"))
+        });
+        assert_eq!(failed.unwrap_err().to_string(), "disk full");
+        let panicked = std::panic::catch_unwind(|| {
+            let _ = write_atomically_with(&path, |out| {
+                out.write_all(b"half").unwrap();
+                panic!("renderer bug");
+            });
+        });
+        assert!(panicked.is_err());
+        assert_eq!(std::fs::read(&path).unwrap(), b"old");
+        assert!(
+            leftovers(dir.path()).is_empty(),
+            "{:?}",
+            leftovers(dir.path())
+        );
+        write_atomically_with(&path, |out| out.write_all(b"new")).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        assert!(leftovers(dir.path()).is_empty());
+    }
 }

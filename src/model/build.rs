@@ -61,7 +61,7 @@ pub fn build(bundle: &Bundle) -> Result<Api<'_>, NotOpenApi> {
         bundle,
         version,
         root,
-        operations: Vec::with_capacity(count_path_operations(bundle, root)),
+        operations: Vec::with_capacity(count_operations(bundle, root)),
         callback_items: Default::default(),
         problems: Default::default(),
     };
@@ -535,16 +535,20 @@ impl<'a> Builder<'a> {
     }
 }
 
-/// How many operations `paths` declares, so that the operations vector is allocated once: on a
-/// large spec it is tens of megabytes, and growing it by doubling copies and faults in fresh
-/// memory again and again.
-fn count_path_operations(bundle: &Bundle, root: At<'_>) -> usize {
-    root.node
-        .get("paths")
-        .map(Node::entries)
-        .unwrap_or_default()
-        .iter()
-        .filter(|e| e.key.text.starts_with('/'))
+/// How many operations `paths` and `webhooks` declare (callbacks aside), so that the operations
+/// vector is allocated once: on a large spec it is tens of megabytes, and growing it by doubling
+/// copies it and faults in fresh memory again and again.
+fn count_operations(bundle: &Bundle, root: At<'_>) -> usize {
+    let items = |key: &str| {
+        root.node
+            .get(key)
+            .map(Node::entries)
+            .unwrap_or_default()
+            .iter()
+            .filter(|e| !e.key.text.starts_with("x-"))
+    };
+    items("paths")
+        .chain(items("webhooks"))
         .map(|e| {
             let item = bundle.deref(root.with(&e.value)).node;
             Method::ALL

@@ -69,11 +69,12 @@ impl SourceCode for SourceView {
         // miette reads each label with no context, only for its line and column: on a long
         // line, handing it the rest of the line (or of a one-line file) made every finding cost
         // the size of the file.
-        let data_end = if context_lines_before == 0 && data_end - end > MAX_LINE {
-            end
-        } else {
-            data_end
-        };
+        let data_end =
+            if context_lines_before == 0 && context_lines_after == 0 && data_end - end > MAX_LINE {
+                end
+            } else {
+                data_end
+            };
         Ok(Box::new(MietteSpanContents::new_named(
             file.name.clone(),
             &text.as_bytes()[data_start..data_end],

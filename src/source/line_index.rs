@@ -183,6 +183,12 @@ mod tests {
             .map(|l| &text[idx.line_start(l)..idx.line_end(text, l)])
             .collect();
         assert_eq!(ends, ["a", "bb", "c", "d", "", ""]);
+        for (text, last) in [("a\r\n", ""), ("a\r", ""), ("", ""), ("ab", "ab")] {
+            let idx = LineIndex::new(text);
+            let line = idx.line_count() - 1;
+            assert_eq!(&text[idx.line_start(line)..idx.line_end(text, line)], last);
+            assert_eq!(&text[..idx.line_end(text, 0)], text.trim_end(), "{text:?}");
+        }
     }
 
     #[test]

@@ -566,6 +566,30 @@ mod tests {
         assert!(doc.duplicates.is_empty());
     }
 
+    /// Children of every open collection share one stack: a collection closing inside a map
+    /// that already holds entries must take only its own.
+    #[test]
+    fn nested_collections_keys_and_merges_keep_their_own_children() {
+        let text = "base: &b {a: 1}\nouter:\n  x: 1\n  ? [k1, k2]\n  : v\n  ? {ck: 1}\n  : w\n  \
+                    inner:\n    y: 2\n    <<: *b\n    deep: {z: [1, {q: 2}], <<: {a: 9, r: 3}}\n  \
+                    after: [3, 4]\nlast: 5\n";
+        let doc = load(text);
+        let keys = |n: &Node| -> Vec<String> {
+            n.entries().iter().map(|e| e.key.text.to_string()).collect()
+        };
+        assert_eq!(keys(&doc.root), ["base", "outer", "last"]);
+        let outer = doc.root.get("outer").unwrap();
+        assert_eq!(keys(outer), ["x", "[k1, k2]", "{ck: 1}", "inner", "after"]);
+        assert_eq!(outer.get("[k1, k2]").unwrap().scalar_text(), Some("v"));
+        let inner = outer.get("inner").unwrap();
+        assert_eq!(keys(inner), ["y", "deep", "a"]);
+        let deep = inner.get("deep").unwrap();
+        assert_eq!(keys(deep), ["z", "a", "r"]);
+        assert_eq!(deep.get("z").unwrap().items().len(), 2);
+        assert_eq!(outer.get("after").unwrap().items().len(), 2);
+        assert!(doc.duplicates.is_empty());
+    }
+
     #[test]
     fn duplicate_keys_are_kept_and_recorded() {
         let text = "a: 1\nb: 2\na: 3\n";
