@@ -440,3 +440,61 @@ fn jobs_change_the_speed_not_the_report() {
             .contains("\"findings\"")
     );
 }
+
+#[path = "../bench/spec_gen.rs"]
+#[allow(dead_code)]
+mod spec_gen;
+
+/// `idemlint check big.yaml | head`: the report streams, so the reader leaving early must cost
+/// neither an error message nor another exit code.
+#[test]
+fn a_reader_that_leaves_early_is_no_error() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("big.yaml");
+    std::fs::write(&spec, spec_gen::yaml(1_000_000)).unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("idemlint");
+    let full = std::process::Command::new(&bin)
+        .args(["check", "--format", "text"])
+        .arg(&spec)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        full.stdout.len() > 1 << 18,
+        "enough to fill a pipe several times"
+    );
+    let mut child = std::process::Command::new(&bin)
+        .args(["check", "--format", "text"])
+        .arg(&spec)
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 100];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(&first[..], &full.stdout[..100]);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(out.status.code(), full.status.code());
+}
+
+/// A report that cannot be written (a full disk) is an error, unlike a reader leaving early.
+#[test]
+fn a_report_that_cannot_be_written_is_an_error() {
+    let Ok(full_disk) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // not Linux
+    };
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("idemlint"))
+        .args(["check", BAD, "--format", "json"])
+        .stdout(full_disk)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("error: cannot write the report: No space left on device"),
+        "{stderr}"
+    );
+}
