@@ -401,15 +401,7 @@ fn use_color(color: Color) -> bool {
 
 /// Writes `text` to `output` (whole or not at all), or to stdout.
 fn emit(text: &str, output: Option<&std::path::Path>) -> Result<(), ()> {
-    match output {
-        Some(path) => crate::output::write_atomically(path, text.as_bytes()).map_err(|e| {
-            eprintln!("error: cannot write {}: {e}", path.display());
-        }),
-        None => {
-            print(text);
-            Ok(())
-        }
-    }
+    emit_with(output, |out| out.write_all(text.as_bytes()))
 }
 
 /// Like [`emit`], for content written piece by piece.
