@@ -7,7 +7,7 @@ use miette::{
 
 use rayon::prelude::*;
 
-use super::{RenderOptions, Report, SourceView, summary_line};
+use super::{Finding, RenderOptions, Report, SourceView, summary_line};
 use crate::diagnostic::Severity;
 
 /// Findings render in parallel a batch at a time and are written in order.
@@ -43,60 +43,61 @@ pub fn write(
     // Each finding renders on its own (miette takes tens of microseconds a finding), so a batch
     // renders in parallel and is written in order; the whole report is never held at once.
     for batch in report.findings.chunks(BATCH) {
-        let rendered: Vec<String> = batch
-            .par_iter()
-            .map(|f| {
-                let mut labels = vec![LabeledSpan::new_primary_with_span(
-                    None,
-                    (f.span.start as usize, f.span.len()),
-                )];
-                let mut notes = Vec::new();
-                for l in &f.labels {
-                    if l.same_file {
-                        labels.push(LabeledSpan::new_with_span(
-                            Some(l.message.to_string()),
-                            (l.span.start as usize, l.span.len()),
-                        ));
-                    } else {
-                        notes.push(format!(
-                            "{} at {}:{}:{}",
-                            l.message, l.file, l.line, l.column
-                        ));
-                    }
-                }
-                let mut help = f.help.as_deref().unwrap_or_default().to_string();
-                for n in notes {
-                    if !help.is_empty() {
-                        help.push('\n');
-                    }
-                    help.push_str(&n);
-                }
-                let mut d = MietteDiagnostic::new(f.message.clone())
-                    .with_code(f.rule)
-                    .with_severity(match f.severity {
-                        Severity::Error => MSeverity::Error,
-                        Severity::Warning => MSeverity::Warning,
-                        Severity::Info => MSeverity::Advice,
-                    })
-                    .with_labels(labels);
-                if !help.is_empty() {
-                    d = d.with_help(help);
-                }
-                let d = WithSource {
-                    diagnostic: d,
-                    source: SourceView(f.source.clone()),
-                };
-                let mut out = String::new();
-                let _ = handler.render_report(&mut out, &d);
-                out.push('\n');
-                out
-            })
-            .collect();
+        let rendered: Vec<String> = batch.par_iter().map(|f| render(&handler, f)).collect();
         for r in rendered {
             out.write_all(r.as_bytes())?;
         }
     }
     writeln!(out, "{}", summary_line(report))
+}
+
+/// One finding as miette draws it: its snippet with the labels in the same file, the others as
+/// notes under the help.
+fn render(handler: &GraphicalReportHandler, f: &Finding) -> String {
+    let mut labels = vec![LabeledSpan::new_primary_with_span(
+        None,
+        (f.span.start as usize, f.span.len()),
+    )];
+    let mut notes = Vec::new();
+    for l in &f.labels {
+        if l.same_file {
+            labels.push(LabeledSpan::new_with_span(
+                Some(l.message.to_string()),
+                (l.span.start as usize, l.span.len()),
+            ));
+        } else {
+            notes.push(format!(
+                "{} at {}:{}:{}",
+                l.message, l.file, l.line, l.column
+            ));
+        }
+    }
+    let mut help = f.help.as_deref().unwrap_or_default().to_string();
+    for n in notes {
+        if !help.is_empty() {
+            help.push('\n');
+        }
+        help.push_str(&n);
+    }
+    let mut d = MietteDiagnostic::new(f.message.clone())
+        .with_code(f.rule)
+        .with_severity(match f.severity {
+            Severity::Error => MSeverity::Error,
+            Severity::Warning => MSeverity::Warning,
+            Severity::Info => MSeverity::Advice,
+        })
+        .with_labels(labels);
+    if !help.is_empty() {
+        d = d.with_help(help);
+    }
+    let d = WithSource {
+        diagnostic: d,
+        source: SourceView(f.source.clone()),
+    };
+    let mut out = String::new();
+    let _ = handler.render_report(&mut out, &d);
+    out.push('\n');
+    out
 }
 
 /// A diagnostic with its source attached. `miette::Report::with_source_code` would do the same,
