@@ -84,6 +84,10 @@ pub struct InputArgs {
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_ref_files,
           value_parser = at_least_one)]
     pub max_ref_files: usize,
+    /// MiB of files one document may load through `$ref`s in all, itself excluded.
+    #[arg(long, value_name = "MIB", default_value_t = Limits::default().max_ref_bytes / MIB,
+          value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    pub max_ref_size: u64,
     /// Let `$ref`s read local files outside the root (off: they are refused unread).
     #[arg(long)]
     pub allow_outside_root: bool,
@@ -109,6 +113,7 @@ impl InputArgs {
             max_depth: self.max_depth,
             max_alias_nodes: self.max_alias_nodes,
             max_ref_files: self.max_ref_files,
+            max_ref_bytes: self.max_ref_size * MIB,
         }
     }
 }

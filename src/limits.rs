@@ -13,8 +13,14 @@ pub struct Limits {
     /// billion-laughs guard.
     pub max_alias_nodes: usize,
     /// Files one document may pull in through `$ref`s, itself included (`--max-ref-files`):
-    /// the guard against reference fan-out.
+    /// the guard against fan-out into many tiny files, each a handle and a few allocations.
     pub max_ref_files: usize,
+    /// Bytes of all the files one document pulls in through `$ref`s, itself excluded
+    /// (`--max-ref-size`, given in MiB): the memory guard. What a document costs is its bytes
+    /// (the tree is a few times the text), not its number of files, so a spec split into 10,000
+    /// small files loads, while references fanning out to gigabytes stop at the same bound as a
+    /// single file.
+    pub max_ref_bytes: u64,
 }
 
 /// `--max-depth` goes no higher: every walk over the tree recurses, and the worker threads'
@@ -27,7 +33,8 @@ impl Default for Limits {
             max_file_bytes: 256 * MIB,
             max_depth: 256,
             max_alias_nodes: 1_000_000,
-            max_ref_files: 1_000,
+            max_ref_files: 100_000,
+            max_ref_bytes: 256 * MIB,
         }
     }
 }
@@ -53,7 +60,8 @@ impl Limits {
     }
 }
 
-fn mib(bytes: u64) -> String {
+/// `256 MiB`, or the exact bytes when not a whole number of MiB.
+pub fn mib(bytes: u64) -> String {
     if bytes.is_multiple_of(MIB) {
         format!("{} MiB", bytes / MIB)
     } else {

@@ -15,7 +15,7 @@ use crate::limits::Limits;
 use crate::model;
 use crate::report::{
     DocumentOperation, Finding, LintedDocument, Report, ResolvedLabel, Suppressed, SuppressionKind,
-    printable,
+    UncheckedOperation, printable,
 };
 use crate::suppress::{self, Suppressions};
 use crate::timings::{Timings, timed};
@@ -432,7 +432,12 @@ fn lint_bundle(bundle: &Bundle, config: &Config, opts: &Options, result: &mut Fi
     let rules_start = std::time::Instant::now();
     let cx = Context::new(&api, bundle, &config.settings);
     result.linted = true;
-    result.operations = api.operations.len();
+    result.operations = api.operations.len() + api.unchecked.len();
+    let place = |at: Location| {
+        let file = bundle.file(at.file);
+        let lc = file.source.line_col(at.span.start as usize);
+        (file.source.name.clone(), lc.line, lc.column)
+    };
     result.document = Some(LintedDocument {
         file: bundle.file(Bundle::ROOT).source.name.clone(),
         operations: api
@@ -441,6 +446,24 @@ fn lint_bundle(bundle: &Bundle, config: &Config, opts: &Options, result: &mut Fi
             .map(|op| DocumentOperation {
                 display: op.display(),
                 at: (bundle.file(op.key.file).source.path.clone(), op.key.span),
+            })
+            .collect(),
+        unchecked: api
+            .unchecked
+            .iter()
+            .map(|op| {
+                let (file, line, column) = place(op.key);
+                let (ref_file, ref_line, ref_column) = place(op.because);
+                let target = bundle.ref_target(op.because).unwrap_or_default();
+                UncheckedOperation {
+                    display: op.display.clone(),
+                    file,
+                    line,
+                    column,
+                    reason: format!(
+                        "$ref `{target}` at {ref_file}:{ref_line}:{ref_column} was not loaded"
+                    ),
+                }
             })
             .collect(),
     });

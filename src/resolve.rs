@@ -133,7 +133,42 @@ pub struct Bundle {
     /// Per file: the file part of each external `$ref` it holds → the file it names.
     links: Vec<HashMap<String, FileId>>,
     pub ref_problems: Vec<RefProblem>,
+    /// Remote `$ref`s left unfetched because remote references are off: a policy, not a
+    /// problem of the document, so they are reported once for the document, not one by one.
+    pub unfetched: Vec<Location>,
+    /// Per file: the file part of each `$ref` whose file was withheld by a policy rather than
+    /// found broken: remote while remote references are off, outside the project root, or past
+    /// the `$ref` budget. What they hold is unknown, not wrong, so the operations that need them
+    /// are not checked (see `model::unloaded`); a broken reference is an error to fix instead.
+    withheld: Vec<std::collections::HashSet<String>>,
     pub errors: Vec<FileError>,
+}
+
+/// Why a `$ref`'s file was not loaded.
+enum Unfollowed {
+    /// Something is wrong with the reference or its target: an `unresolved-ref` finding.
+    Problem(String),
+    /// A remote reference, and remote references are off.
+    Remote,
+    /// Outside the project root: refused unread, and reported, since the user may have meant
+    /// to allow it.
+    Refused(String),
+    /// The document already reaches as many files or bytes as the limits allow.
+    Budget(Budget),
+}
+
+/// Which limit a document's `$ref`s ran into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Budget {
+    Files,
+    Bytes,
+}
+
+/// The first `$ref` the budget stopped, which limit, and how many it stopped in all.
+struct BudgetHit {
+    first: Location,
+    budget: Budget,
+    refs: usize,
 }
 
 impl Bundle {
@@ -150,13 +185,19 @@ impl Bundle {
             files: vec![BundleFile::new(Arc::new(root), tree, duplicates)],
             links: vec![HashMap::new()],
             ref_problems: Vec::new(),
+            unfetched: Vec::new(),
+            withheld: vec![Default::default()],
             errors: Vec::new(),
         };
         let mut state = LoadState {
             opts,
             by_path: HashMap::from([(bundle.files[0].source.path.clone(), Bundle::ROOT)]),
             failed: HashMap::new(),
+            bytes: 0,
+            by_spelling: HashMap::new(),
+            dirs: HashMap::new(),
         };
+        let mut budget: Option<BudgetHit> = None;
         let mut next = 0;
         while next < bundle.files.len() {
             let id = FileId(next as u32);
@@ -166,24 +207,108 @@ impl Bundle {
                 if file_part.is_empty() || bundle.links[next].contains_key(file_part) {
                     continue;
                 }
+                let at = Location {
+                    file: id,
+                    span: *span,
+                };
                 match bundle.open(next, target, &mut state) {
                     Ok(target_id) => {
                         bundle.links[next].insert(file_part.to_string(), target_id);
+                        continue;
                     }
-                    Err(message) => bundle.ref_problems.push(RefProblem {
-                        at: Location {
-                            file: id,
-                            span: *span,
-                        },
-                        message,
-                    }),
+                    Err(Unfollowed::Problem(message)) => {
+                        bundle.ref_problems.push(RefProblem { at, message });
+                        continue;
+                    }
+                    Err(Unfollowed::Refused(message)) => {
+                        bundle.ref_problems.push(RefProblem { at, message })
+                    }
+                    Err(Unfollowed::Remote) => bundle.unfetched.push(at),
+                    Err(Unfollowed::Budget(which)) => match &mut budget {
+                        Some(hit) => hit.refs += 1,
+                        None => {
+                            budget = Some(BudgetHit {
+                                first: at,
+                                budget: which,
+                                refs: 1,
+                            })
+                        }
+                    },
                 }
+                bundle.withheld[next].insert(file_part.to_string());
             }
             bundle.files[next].refs = refs;
             next += 1;
         }
+        if let Some(hit) = budget {
+            let error = bundle.budget_error(&hit, &opts.limits);
+            bundle.errors.push(error);
+        }
         bundle.check_targets();
         bundle
+    }
+
+    /// The one error a document gets for reaching past the `$ref` budget: each `$ref` past it
+    /// is not a problem of the document, and which ones lose depends only on traversal order.
+    fn budget_error(&self, hit: &BudgetHit, limits: &Limits) -> FileError {
+        let first = self.file(hit.first.file);
+        let at = first.source.line_col(hit.first.span.start as usize);
+        let (limit, flag) = match hit.budget {
+            Budget::Files => (
+                match limits.max_ref_files {
+                    1 => "more than 1 file".to_string(),
+                    n => format!("more than {n} files"),
+                },
+                "--max-ref-files",
+            ),
+            Budget::Bytes => (
+                format!(
+                    "more than {} of files",
+                    crate::limits::mib(limits.max_ref_bytes)
+                ),
+                "--max-ref-size",
+            ),
+        };
+        let root = &self.file(Bundle::ROOT).source.name;
+        FileError {
+            file: root.clone(),
+            line: 1,
+            column: 1,
+            message: format!(
+                "this document reaches {limit} through `$ref` (raise the limit with {flag}): {} \
+                 not followed, the first at {}:{}:{}; operations that need them were not checked",
+                if hit.refs == 1 {
+                    "1 `$ref` was".to_string()
+                } else {
+                    format!("{} `$ref`s were", hit.refs)
+                },
+                first.source.name,
+                at.line,
+                at.column
+            ),
+        }
+    }
+
+    /// The target of the `$ref` whose entry is at `at`.
+    pub fn ref_target(&self, at: Location) -> Option<&str> {
+        self.file(at.file)
+            .refs
+            .iter()
+            .find(|(span, _)| *span == at.span)
+            .map(|(_, target)| target.as_str())
+    }
+
+    /// Whether the file `target` names, as written in `from`, was withheld by a policy (see
+    /// [`Bundle::withheld`]).
+    pub fn withholds(&self, from: FileId, target: &str) -> bool {
+        let (file_part, _) = split_ref(target);
+        !file_part.is_empty() && self.withheld[from.0 as usize].contains(file_part)
+    }
+
+    /// Whether some `$ref` of the bundle names a withheld file: then parts of some operations
+    /// are unknown, and the model asks which.
+    pub fn incomplete(&self) -> bool {
+        self.withheld.iter().any(|w| !w.is_empty())
     }
 
     /// The file `target`'s file part names, loaded if new; or why it cannot be.
@@ -192,7 +317,7 @@ impl Bundle {
         from: usize,
         target: &str,
         state: &mut LoadState<'_>,
-    ) -> Result<FileId, String> {
+    ) -> Result<FileId, Unfollowed> {
         let (file_part, _) = split_ref(target);
         let from = &self.files[from].source;
         // A file fetched from a server names its neighbours relative to its URL.
@@ -201,54 +326,71 @@ impl Bundle {
             return self.open_remote(file_part.to_string(), target, state);
         }
         if let Some(scheme) = uri_scheme(file_part) {
-            return Err(if scheme.eq_ignore_ascii_case("file") {
-                format!(
-                    "$ref `{target}` is a `file:` URI, which idemlint does not follow: write a relative path"
-                )
-            } else {
-                format!("$ref `{target}` uses the `{scheme}:` scheme, which idemlint cannot follow")
-            });
+            return Err(Unfollowed::Problem(
+                if scheme.eq_ignore_ascii_case("file") {
+                    format!(
+                        "$ref `{target}` is a `file:` URI, which idemlint does not follow: write a relative path"
+                    )
+                } else {
+                    format!(
+                        "$ref `{target}` uses the `{scheme}:` scheme, which idemlint cannot follow"
+                    )
+                },
+            ));
         }
         if let Some(base) = base_url {
-            let url = fetch::join(base, file_part)
-                .ok_or_else(|| format!("$ref `{target}` is not a usable reference"))?;
+            let url = fetch::join(base, file_part).ok_or_else(|| {
+                Unfollowed::Problem(format!("$ref `{target}` is not a usable reference"))
+            })?;
             return self.open_remote(url, target, state);
         }
         if file_part.starts_with("//") {
-            return Err(format!(
+            return Err(Unfollowed::Problem(format!(
                 "$ref `{target}` names a host without a scheme: write http:// or https://"
-            ));
+            )));
         }
-        let path = target_path(&from.path, file_part)
-            .ok_or_else(|| format!("$ref `{target}` is not a usable file reference"))?;
-        let path = std::fs::canonicalize(&path).unwrap_or(path);
+        let lexical = target_path(&from.path, file_part).ok_or_else(|| {
+            Unfollowed::Problem(format!("$ref `{target}` is not a usable file reference"))
+        })?;
+        // A shared file (`../../shared/parameters.yml`) is named by every operation file: the
+        // second time, its spelling finds it without asking the file system again.
+        if let Some(&id) = state.by_spelling.get(&lexical) {
+            return Ok(id);
+        }
+        let path = state.canonical(&lexical);
         let roots = &state.opts.allowed_roots;
         if !state.opts.outside_root && !roots.iter().any(|r| path.starts_with(r)) {
-            return Err(format!(
+            return Err(Unfollowed::Refused(format!(
                 "$ref `{target}` leaves the project root and was not read (pass --root DIR for a \
                  wider root, or --allow-outside-root)"
-            ));
+            )));
         }
         if let Some(known) = state.known(&path) {
-            return known;
+            return known.map_err(Unfollowed::Problem);
         }
-        if path.is_dir() {
-            return Err(format!(
+        let problem = |message: String| Err(Unfollowed::Problem(message));
+        let meta = match std::fs::metadata(&path) {
+            Ok(meta) => meta,
+            Err(_) => return problem(format!("$ref target file `{file_part}` not found")),
+        };
+        if meta.is_dir() {
+            return problem(format!(
                 "$ref target `{file_part}` is a directory, not a file"
             ));
         }
-        if !path.is_file() {
-            return Err(if path.exists() {
-                format!(
-                    "$ref target `{file_part}` is not a regular file (a pipe, socket or device)"
-                )
-            } else {
-                format!("$ref target file `{file_part}` not found")
-            });
+        if !meta.is_file() {
+            return problem(format!(
+                "$ref target `{file_part}` is not a regular file (a pipe, socket or device)"
+            ));
         }
-        self.check_file_count(target, state)?;
+        self.check_budget(meta.len(), state)?;
         let name = display_name(&from.name, file_part);
         let loaded = load_file(&path, name, &state.opts.limits);
+        if loaded.is_ok() {
+            state
+                .by_spelling
+                .insert(lexical, FileId(self.files.len() as u32));
+        }
         self.add(path, loaded, state, |e| {
             format!(
                 "$ref target file `{file_part}` could not be read: {} (line {}, column {})",
@@ -263,18 +405,15 @@ impl Bundle {
         url: String,
         target: &str,
         state: &mut LoadState<'_>,
-    ) -> Result<FileId, String> {
+    ) -> Result<FileId, Unfollowed> {
         if !state.opts.remote {
-            return Err(format!(
-                "remote $ref `{target}` is not fetched: remote references are off \
-                 (--allow-remote-refs turns them on)"
-            ));
+            return Err(Unfollowed::Remote);
         }
         let key = PathBuf::from(&url);
         if let Some(known) = state.known(&key) {
-            return known;
+            return known.map_err(Unfollowed::Problem);
         }
-        self.check_file_count(target, state)?;
+        self.check_budget(0, state)?;
         let limits = state.opts.limits;
         let loaded = match fetch::fetch(&url, &limits) {
             Ok(fetched) => {
@@ -287,6 +426,7 @@ impl Bundle {
                     state.by_path.insert(key, id);
                     return Ok(id);
                 }
+                self.check_budget(fetched.bytes.len() as u64, state)?;
                 let name = fetched.url.clone();
                 let loaded = SourceFile::decode(served.clone(), name.clone(), fetched.bytes)
                     .map_err(|e| FileError::unreadable(name, e))
@@ -301,7 +441,7 @@ impl Bundle {
             Err(e) => {
                 let message = format!("remote $ref `{target}` could not be fetched: {e}");
                 state.failed.insert(key, message.clone());
-                return Err(message);
+                return Err(Unfollowed::Problem(message));
             }
         };
         self.add(key, loaded, state, |e| {
@@ -312,13 +452,14 @@ impl Bundle {
         })
     }
 
-    fn check_file_count(&self, target: &str, state: &LoadState<'_>) -> Result<(), String> {
-        let max = state.opts.limits.max_ref_files;
-        if self.files.len() >= max {
-            return Err(format!(
-                "$ref `{target}` not followed: the document already reaches {max} files (raise the \
-                 limit with --max-ref-files)"
-            ));
+    /// Whether one more file of `len` bytes fits the document's `$ref` budget.
+    fn check_budget(&self, len: u64, state: &LoadState<'_>) -> Result<(), Unfollowed> {
+        let limits = &state.opts.limits;
+        if self.files.len() >= limits.max_ref_files {
+            return Err(Unfollowed::Budget(Budget::Files));
+        }
+        if state.bytes.saturating_add(len) > limits.max_ref_bytes {
+            return Err(Unfollowed::Budget(Budget::Bytes));
         }
         Ok(())
     }
@@ -330,20 +471,22 @@ impl Bundle {
         loaded: Result<BundleFile, FileError>,
         state: &mut LoadState<'_>,
         describe: impl FnOnce(&FileError) -> String,
-    ) -> Result<FileId, String> {
+    ) -> Result<FileId, Unfollowed> {
         match loaded {
             Ok(file) => {
                 let id = FileId(self.files.len() as u32);
                 state.by_path.insert(key, id);
+                state.bytes += file.source.text.len() as u64;
                 self.files.push(file);
                 self.links.push(HashMap::new());
+                self.withheld.push(Default::default());
                 Ok(id)
             }
             Err(e) => {
                 let message = describe(&e);
                 state.failed.insert(key, message.clone());
                 self.errors.push(e);
-                Err(message)
+                Err(Unfollowed::Problem(message))
             }
         }
     }
@@ -444,6 +587,12 @@ impl Bundle {
         }
     }
 
+    /// The node `target` (as written in `from`) names, without following it further; `None` when
+    /// it names nothing.
+    pub fn one_hop<'a>(&'a self, from: FileId, target: &str) -> Option<At<'a>> {
+        self.target(from, target).ok()
+    }
+
     /// The node `target` (as written in `from`) names, without following it further.
     fn target<'a>(&'a self, from: FileId, target: &str) -> Result<At<'a>, RefError> {
         let (file_part, fragment) = split_ref(target);
@@ -477,6 +626,51 @@ struct LoadState<'o> {
     by_path: HashMap<PathBuf, FileId>,
     /// Files that could not be read, with the message every `$ref` to them gets.
     failed: HashMap<PathBuf, String>,
+    /// Bytes of the files loaded so far through `$ref`s (the root excluded).
+    bytes: u64,
+    /// Loaded files by their lexically normalised path, as `$ref`s spell them.
+    by_spelling: HashMap<PathBuf, FileId>,
+    /// Canonical paths of the directories met, by their lexical path.
+    dirs: HashMap<PathBuf, PathBuf>,
+}
+
+impl LoadState<'_> {
+    /// `path` with every symbolic link resolved, as `std::fs::canonicalize` gives it (or `path`
+    /// itself when it does not exist), asking the file system about each directory once: a
+    /// spec of thousands of files in a few hundred folders costs a `lstat` a folder, not a
+    /// `readlink` for every component of every `$ref`.
+    fn canonical(&mut self, path: &Path) -> PathBuf {
+        let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+            return std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        };
+        let dir = self.canonical_dir(dir);
+        let joined = dir.join(name);
+        match std::fs::symlink_metadata(&joined) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                std::fs::canonicalize(&joined).unwrap_or(joined)
+            }
+            Ok(_) => joined,
+            Err(_) => std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
+        }
+    }
+
+    fn canonical_dir(&mut self, dir: &Path) -> PathBuf {
+        if let Some(known) = self.dirs.get(dir) {
+            return known.clone();
+        }
+        let canonical = match (dir.parent(), dir.file_name()) {
+            (Some(parent), Some(name)) => {
+                let joined = self.canonical_dir(parent).join(name);
+                match std::fs::symlink_metadata(&joined) {
+                    Ok(meta) if !meta.file_type().is_symlink() => joined,
+                    _ => std::fs::canonicalize(&joined).unwrap_or(joined),
+                }
+            }
+            _ => std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf()),
+        };
+        self.dirs.insert(dir.to_path_buf(), canonical.clone());
+        canonical
+    }
 }
 
 impl LoadState<'_> {
@@ -522,20 +716,25 @@ fn parse_file(source: SourceFile, limits: &Limits) -> Result<BundleFile, FileErr
     }
 }
 
-/// Keys whose values are instance data (examples, defaults, enumerations): a `$ref` inside them
-/// is data, not a reference.
-const DATA_KEYS: [&str; 4] = ["example", "default", "enum", "const"];
+/// Keys whose values are instance data or samples (examples, defaults, enumerations): a `$ref`
+/// inside them is data, or points at data no rule reads, so it is neither followed nor checked.
+/// `examples` is both the 3.x map of Example Objects (often `$ref`s to sample files, one per
+/// operation in a large multi-file spec) and the 3.1 schema keyword's list of instances.
+const DATA_KEYS: [&str; 5] = ["example", "examples", "default", "enum", "const"];
+
+/// Extensions the rules read; the `$ref`s inside any other `x-` extension (`x-codeSamples`
+/// pointing at sample files, vendor tooling data) are left alone.
+const READ_EXTENSIONS: [&str; 2] = ["x-idempotency", crate::suppress::EXTENSION];
 
 /// Maps whose keys are names the author chose (a property called `example`, a `default`
-/// response), never keywords.
-const NAME_MAPS: [&str; 17] = [
+/// response, a header called `x-request-id`), never keywords.
+const NAME_MAPS: [&str; 16] = [
     "properties",
     "patternProperties",
     "definitions",
     "schemas",
     "responses",
     "parameters",
-    "examples",
     "requestBodies",
     "headers",
     "securitySchemes",
@@ -548,23 +747,28 @@ const NAME_MAPS: [&str; 17] = [
     "$defs",
 ];
 
-/// Every string `$ref` in a tree, with the span of its entry (key through value). Instance data
-/// (`example`, `default`, `enum`, `const`, an Example Object's `value`, a 3.1 schema's
-/// `examples` list) is not searched.
+/// Every string `$ref` in a tree that a rule may need followed, with the span of its entry (key
+/// through value). Instance data and samples (`example`, `examples`, `default`, `enum`,
+/// `const`) and vendor extensions other than idemlint's own are not searched.
 pub fn collect_refs(node: &Node, out: &mut Vec<(Span, EcoString)>) {
-    walk_refs(node, None, None, out);
+    walk_refs(node, None, out);
 }
 
-/// `via` is the key this node was reached through, `via_parent` the one before it.
-fn walk_refs(
-    node: &Node,
-    via: Option<&str>,
-    via_parent: Option<&str>,
-    out: &mut Vec<(Span, EcoString)>,
-) {
+/// Whether the value under `key` is searched for `$ref`s, in a mapping whose keys are keywords.
+pub fn holds_refs(key: &str) -> bool {
+    !DATA_KEYS.contains(&key) && (!key.starts_with("x-") || READ_EXTENSIONS.contains(&key))
+}
+
+/// Whether the keys of a mapping reached through `via` are names rather than keywords.
+pub fn is_name_map(via: Option<&str>) -> bool {
+    via.is_some_and(|k| NAME_MAPS.contains(&k))
+}
+
+/// `via` is the key this node was reached through.
+fn walk_refs(node: &Node, via: Option<&str>, out: &mut Vec<(Span, EcoString)>) {
     match &node.value {
         Value::Map(entries) => {
-            let names = via.is_some_and(|k| NAME_MAPS.contains(&k));
+            let names = is_name_map(via);
             for e in entries {
                 let key = &*e.key.text;
                 if !names {
@@ -574,17 +778,14 @@ fn walk_refs(
                         out.push((e.key.span.cover(e.value.span), s.text.clone()));
                         continue;
                     }
-                    let data = DATA_KEYS.contains(&key)
-                        || (key == "value" && via_parent == Some("examples"))
-                        || (key == "examples" && e.value.as_seq().is_some());
-                    if data {
+                    if !holds_refs(key) {
                         continue;
                     }
                 }
-                walk_refs(&e.value, Some(key), via, out);
+                walk_refs(&e.value, Some(key), out);
             }
         }
-        Value::Seq(items) => items.iter().for_each(|n| walk_refs(n, None, None, out)),
+        Value::Seq(items) => items.iter().for_each(|n| walk_refs(n, None, out)),
         Value::Scalar(_) => {}
     }
 }
@@ -720,7 +921,7 @@ impl PointerCache {
         let mut pointer = String::new();
         let mut node = root;
         loop {
-            if node.span == target {
+            if node.span == target && !is_ref_entry(node, target) {
                 break;
             }
             match &node.value {
@@ -777,6 +978,15 @@ impl PointerCache {
     }
 }
 
+/// Whether `target` is the `$ref` entry (key through value) of the block mapping `node`, whose
+/// own span is the same when `$ref` is its only entry: a finding about a `$ref` is about the
+/// entry, and its pointer ends in `$ref`.
+fn is_ref_entry(node: &Node, target: Span) -> bool {
+    node.entries()
+        .first()
+        .is_some_and(|e| &*e.key.text == "$ref" && e.key.span.cover(e.value.span) == target)
+}
+
 fn push_token(pointer: &mut String, token: &str) {
     pointer.push('/');
     for c in token.chars() {
@@ -797,7 +1007,7 @@ mod tests {
     fn scanned(root: &Node, target: Span) -> String {
         let mut pointer = String::new();
         let mut node = root;
-        while node.span != target {
+        while node.span != target || is_ref_entry(node, target) {
             match &node.value {
                 Value::Map(entries) => {
                     let Some(e) = entries.iter().find(|e| {

@@ -25,7 +25,10 @@ fn every_root_document_loads_without_error() {
     let roots = manifest
         .lines()
         .skip(1)
-        .filter(|l| !l.contains("n/a (fragment"))
+        .filter(|l| {
+            let version = l.split('\t').nth(5).unwrap_or("");
+            version.starts_with("openapi") || version.starts_with("swagger")
+        })
         .count();
     let report = common::lint_with(&[corpus.to_str().unwrap()], &corpus_opts(&corpus));
     assert!(report.errors.is_empty(), "{:#?}", report.errors);
@@ -43,7 +46,7 @@ fn expected_text(f: &Finding) -> Vec<String> {
         "incremental-update" => one(method.as_deref().unwrap()),
         "missing-conflict-response" => [one("responses"), one(method.as_deref().unwrap())].concat(),
         "conflict-without-retry-after" => one("409"),
-        "unresolved-ref" => one("$ref"),
+        "unresolved-ref" | "remote-ref-not-fetched" => one("$ref"),
         "duplicate-key" => {
             let key = f.message.split('`').nth(1).unwrap();
             one(key)

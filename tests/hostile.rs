@@ -185,7 +185,7 @@ const EXPECTED: &[(&str, i32, &[&str])] = &[
         "refs/escape.yaml",
         1,
         &[
-            "refs/escape.yaml:7:17: error[unresolved-ref] remote $ref `http://169.254.169.254/latest/meta-data` is not fetched: remote references are off (--allow-remote-refs turns them on)",
+            "refs/escape.yaml:7:17: warning[remote-ref-not-fetched] remote $ref `http://169.254.169.254/latest/meta-data` not fetched: remote references are off",
             "refs/escape.yaml:8:17: error[unresolved-ref] $ref `/etc/passwd` leaves the project root and was not read (pass --root DIR for a wider root, or --allow-outside-root)",
             "refs/escape.yaml:9:17: error[unresolved-ref] $ref `../../../../../../outside.yaml` leaves the project root and was not read (pass --root DIR for a wider root, or --allow-outside-root)",
             "refs/escape.yaml:10:17: error[unresolved-ref] $ref target file `missing.yaml` not found",
@@ -338,8 +338,8 @@ fn each_limit_is_an_error_for_its_file_and_can_be_raised() {
         ),
         (
             vec!["refs.yaml", GOOD, "--max-ref-files", "2"],
-            1,
-            "refs.yaml:5:8: error[unresolved-ref] $ref `b.yaml` not followed: the document already reaches 2 files (raise the limit with --max-ref-files)".to_string(),
+            2,
+            "refs.yaml:1:1: error[input] this document reaches more than 2 files through `$ref` (raise the limit with --max-ref-files): 1 `$ref` was not followed, the first at refs.yaml:5:8; operations that need them were not checked".to_string(),
         ),
     ] {
         let (got, out, _) = check_in(dir.path(), &args);

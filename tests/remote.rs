@@ -97,19 +97,19 @@ fn remote_refs_are_off_by_default_and_nothing_connects() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("api.yaml"), spec(&server.base)).unwrap();
     let (code, out) = check(dir.path(), &[]);
-    assert_eq!(code, 1, "{out}");
     let base = &server.base;
-    assert!(
-        out.contains(&format!(
-            "api.yaml:7:11: error[unresolved-ref] remote $ref `{base}/v1/params.yaml#/IdempotencyKey` is not fetched: remote references are off (--allow-remote-refs turns them on)"
-        )),
-        "{out}"
+    // One warning for the document, not an error a reference; the POST, whose key is remote,
+    // is not checked rather than reported as unkeyed.
+    assert_eq!(
+        out,
+        format!(
+            "api.yaml:7:11: warning[remote-ref-not-fetched] 3 remote $refs not fetched (remote \
+             references are off); the first is `{base}/v1/params.yaml#/IdempotencyKey`\n\
+             Found 1 problem (1 warning) in 1 file (1 operation, 1 not checked: a $ref they need \
+             was not loaded).\n"
+        )
     );
-    // Without the key it can see, the POST is unkeyed.
-    assert!(
-        out.contains("api.yaml:5:5: error[missing-idempotency-key]"),
-        "{out}"
-    );
+    assert_eq!(code, 0, "a warning does not fail the run");
     std::thread::sleep(Duration::from_millis(100));
     assert_eq!(
         server.hits.load(Ordering::SeqCst),

@@ -159,7 +159,10 @@ fn microsofts_validator_accepts_the_sarif_of_every_corpus_document() {
             manifest
                 .lines()
                 .skip(1)
-                .filter(|l| !l.contains("n/a (fragment"))
+                .filter(|l| {
+                    let version = l.split('\t').nth(5).unwrap_or("");
+                    version.starts_with("openapi") || version.starts_with("swagger")
+                })
                 .map(|l| format!("../shared/corpus/{}", l.split('\t').next().unwrap())),
         );
     }

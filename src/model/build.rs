@@ -1,8 +1,9 @@
 //! Builds an [`Api`] from a [`Bundle`].
 
+use super::unloaded::Reach;
 use super::{
     Api, Callback, Header, MediaType, Method, Operation, Parameter, RequestBody, Response, Site,
-    SpecVersion, StructureProblem,
+    SpecVersion, StructureProblem, Unchecked,
 };
 use crate::resolve::{At, Bundle, Location};
 use crate::source::{Node, ScalarKind, Value};
@@ -64,6 +65,8 @@ pub fn build(bundle: &Bundle) -> Result<Api<'_>, NotOpenApi> {
         operations: Vec::with_capacity(count_operations(bundle, root)),
         callback_items: Default::default(),
         problems: Default::default(),
+        unchecked: Vec::new(),
+        reach: bundle.incomplete().then(|| Reach::new(bundle)),
     };
     if let Some(paths) = root.get("paths")
         && b.expect(paths, Shape::Map, || "`paths`".into())
@@ -92,6 +95,7 @@ pub fn build(bundle: &Bundle) -> Result<Api<'_>, NotOpenApi> {
         version,
         root,
         operations: b.operations.fitted(),
+        unchecked: b.unchecked,
         problems,
     })
 }
@@ -142,6 +146,10 @@ struct Builder<'a> {
     /// reached from is read once, not once per level.
     callback_items: std::collections::HashSet<Location>,
     problems: RefCell<Problems>,
+    /// Operations set aside because a part the rules read was not loaded.
+    unchecked: Vec<Unchecked>,
+    /// Present when some `$ref` of the bundle names a file that was not loaded.
+    reach: Option<Reach<'a>>,
 }
 
 impl<'a> Builder<'a> {
@@ -183,13 +191,32 @@ impl<'a> Builder<'a> {
         at.get(key).map(|c| self.deref(c))
     }
 
+    /// Sets aside the operation `display` at `key` when `at`, its object, is a `$ref` into a file
+    /// that was not loaded; whether it was.
+    fn unloaded(&mut self, at: At<'a>, key: Location, display: impl FnOnce() -> String) -> bool {
+        let Some(because) = self.reach.as_ref().and_then(|reach| reach.chain(at)) else {
+            return false;
+        };
+        self.unchecked.push(Unchecked {
+            display: display(),
+            key,
+            because,
+        });
+        true
+    }
+
     fn path_item(&mut self, item: At<'a>, path: &'a EcoString, site: Site, depth: usize) {
-        let item = self.deref(item);
         let what = match site {
             Site::Webhook => "webhook",
             Site::Callback(_) => "callback path item",
             Site::Path => "path item",
         };
+        // A path item in a file that was not loaded: its operations are unknown, and it counts
+        // as one operation not checked.
+        if self.unloaded(item, item.location(), || format!("{what} `{path}`")) {
+            return;
+        }
+        let item = self.deref(item);
         if !self.expect(item, Shape::Map, || format!("{what} `{path}`")) {
             return;
         }
@@ -198,16 +225,37 @@ impl<'a> Builder<'a> {
             let Some(entry) = item.node.get_entry(method.key()) else {
                 continue;
             };
+            let key = Location {
+                file: item.file,
+                span: entry.key.span,
+            };
+            if self.unloaded(item.with(&entry.value), key, || {
+                Operation::describe(method, path, &site)
+            }) {
+                continue;
+            }
             let op = self.deref(item.with(&entry.value));
             if !self.expect(op, Shape::Map, || {
                 format!("operation `{} {path}`", method.key().to_uppercase())
             }) {
                 continue;
             }
-            let key = Location {
-                file: item.file,
-                span: entry.key.span,
-            };
+            let unloaded = self
+                .reach
+                .as_mut()
+                .and_then(|reach| reach.first_unloaded(item, op));
+            if let Some(because) = unloaded {
+                let display = Operation::describe(method, path, &site);
+                self.unchecked.push(Unchecked {
+                    key,
+                    because,
+                    display: display.clone(),
+                });
+                if depth < MAX_CALLBACK_DEPTH && self.version != SpecVersion::Swagger2 {
+                    self.callbacks(op, &display, depth);
+                }
+                continue;
+            }
             let mut parameters = shared.clone();
             for p in self.parameters(op.get("parameters")) {
                 match parameters.iter_mut().find(|q| q.same_as(&p)) {

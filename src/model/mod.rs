@@ -4,6 +4,7 @@
 //! its source. Partial and wrong documents still give a model: what is missing is `None`.
 
 pub mod build;
+mod unloaded;
 
 use ecow::EcoString;
 
@@ -98,9 +99,23 @@ pub struct Api<'a> {
     pub version: SpecVersion,
     pub root: At<'a>,
     pub operations: Vec<Operation<'a>>,
+    /// Operations that could not be checked: a part the rules read sits behind a `$ref` to a
+    /// file that was not loaded. They are not in `operations`, so no rule reports on them.
+    pub unchecked: Vec<Unchecked>,
     /// Parts of the document with another type than OpenAPI requires (`paths` as a list, a
     /// parameter without `in`); they are skipped, and `invalid-structure` reports them.
     pub problems: Vec<StructureProblem>,
+}
+
+/// An operation set aside: what it needs could not all be loaded.
+#[derive(Debug, Clone)]
+pub struct Unchecked {
+    /// `POST /payments`, as [`Operation::display`] writes it.
+    pub display: String,
+    /// The method key.
+    pub key: Location,
+    /// The first `$ref` (its entry) whose file was not loaded.
+    pub because: Location,
 }
 
 /// A part of the document that is not what OpenAPI says it must be.
@@ -134,13 +149,18 @@ pub struct Operation<'a> {
 impl<'a> Operation<'a> {
     /// `POST /payments`, `webhook POST newPet`, `callback POST {$request.body#/url}`.
     pub fn display(&self) -> String {
-        match &self.site {
-            Site::Path => format!("{} {}", self.method.upper(), self.path),
-            Site::Webhook => format!("{} webhook `{}`", self.method.upper(), self.path),
+        Operation::describe(self.method, self.path, &self.site)
+    }
+
+    /// How [`Operation::display`] names the operation at `method`, `path` and `site`.
+    pub fn describe(method: Method, path: &str, site: &Site) -> String {
+        match site {
+            Site::Path => format!("{} {}", method.upper(), path),
+            Site::Webhook => format!("{} webhook `{}`", method.upper(), path),
             Site::Callback(cb) => format!(
                 "{} {} (callback `{}` of {})",
-                self.method.upper(),
-                self.path,
+                method.upper(),
+                path,
                 cb.name,
                 cb.parent
             ),

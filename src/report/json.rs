@@ -10,7 +10,18 @@ struct Json<'a> {
     tool: Tool,
     findings: Vec<JsonFinding<'a>>,
     errors: Vec<JsonError<'a>>,
+    /// Operations no rule looked at: a part they need sits behind a `$ref` that was not loaded.
+    unchecked: Vec<JsonUnchecked<'a>>,
     summary: Summary,
+}
+
+#[derive(Serialize)]
+struct JsonUnchecked<'a> {
+    operation: &'a str,
+    file: &'a str,
+    line: u32,
+    column: u32,
+    reason: &'a str,
 }
 
 #[derive(Serialize)]
@@ -56,6 +67,7 @@ struct Summary {
     findings: usize,
     errors: usize,
     suppressed: usize,
+    unchecked: usize,
 }
 
 /// Streams the report to `out`: a report of many findings is never held whole in memory.
@@ -97,12 +109,25 @@ pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<(
                 message: &e.message,
             })
             .collect(),
+        unchecked: report
+            .documents
+            .iter()
+            .flat_map(|d| &d.unchecked)
+            .map(|u| JsonUnchecked {
+                operation: &u.display,
+                file: &u.file,
+                line: u.line,
+                column: u.column,
+                reason: &u.reason,
+            })
+            .collect(),
         summary: Summary {
             files: report.files,
             operations: report.operations,
             findings: report.findings.len(),
             errors: report.errors.len(),
             suppressed: report.suppressed.len(),
+            unchecked: report.unchecked(),
         },
     };
     serde_json::to_writer_pretty(&mut *out, &json)?;

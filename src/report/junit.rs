@@ -54,6 +54,14 @@ pub fn render(report: &Report) -> String {
             failures += usize::from(!body.is_empty());
             cases.push_str(&case(&doc.file, &op.display, &body));
         }
+        for op in &doc.unchecked {
+            tests += 1;
+            let body = format!(
+                "      <skipped message=\"not checked: {}\"/>\n",
+                escape(&op.reason)
+            );
+            cases.push_str(&case(&doc.file, &op.display, &body));
+        }
         // What no operation owns, in this document's files.
         let mut body = String::new();
         for (i, f) in report.findings.iter().enumerate() {
@@ -67,8 +75,12 @@ pub fn render(report: &Report) -> String {
         cases.push_str(&case(&doc.file, "document", &body));
         total_tests += tests;
         total_failures += failures;
+        let skipped = match doc.unchecked.len() {
+            0 => String::new(),
+            n => format!(" skipped=\"{n}\""),
+        };
         suites.push_str(&format!(
-            "  <testsuite name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\">\n{cases}  </testsuite>\n",
+            "  <testsuite name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\"{skipped}>\n{cases}  </testsuite>\n",
             escape(&doc.file)
         ));
     }

@@ -69,6 +69,22 @@ impl Finding {
 pub struct LintedDocument {
     pub file: String,
     pub operations: Vec<DocumentOperation>,
+    /// Operations that could not be checked: what they need sits behind a `$ref` to a file
+    /// that was not loaded.
+    pub unchecked: Vec<UncheckedOperation>,
+}
+
+/// An operation no rule looked at, and why.
+#[derive(Debug, Clone)]
+pub struct UncheckedOperation {
+    /// `POST /payments`.
+    pub display: String,
+    /// Where its method key is: file name, line, column.
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    /// `parameters.yaml:3:5: $ref `https://…` was not loaded`.
+    pub reason: String,
 }
 
 #[derive(Debug, Clone)]
@@ -123,6 +139,11 @@ pub struct Report {
 }
 
 impl Report {
+    /// How many operations could not be checked, in all documents.
+    pub fn unchecked(&self) -> usize {
+        self.documents.iter().map(|d| d.unchecked.len()).sum()
+    }
+
     pub fn count(&self, severity: Severity) -> usize {
         self.findings
             .iter()
@@ -209,19 +230,24 @@ pub fn summary_line(report: &Report) -> String {
             });
         }
     }
+    let mut operations = plural(report.operations, "operation");
+    let unchecked = report.unchecked();
+    if unchecked > 0 {
+        operations.push_str(&format!(
+            ", {unchecked} not checked: a $ref they need was not loaded"
+        ));
+    }
     let mut line = if report.findings.is_empty() {
         format!(
-            "No problems found in {} ({}).",
+            "No problems found in {} ({operations}).",
             plural(report.files, "file"),
-            plural(report.operations, "operation")
         )
     } else {
         format!(
-            "Found {} ({}) in {} ({}).",
+            "Found {} ({}) in {} ({operations}).",
             plural(report.findings.len(), "problem"),
             parts.join(", "),
             plural(report.files, "file"),
-            plural(report.operations, "operation")
         )
     };
     if !report.suppressed.is_empty() {

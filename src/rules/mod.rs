@@ -19,6 +19,7 @@ mod missing_missing_key_response;
 mod missing_precondition_on_update;
 mod money_movement_optional_key;
 mod non_idempotent_put;
+mod remote_ref_not_fetched;
 mod repeatability_headers_incomplete;
 mod replay_reported_as_error;
 mod retry_after_missing;
@@ -76,6 +77,7 @@ pub static RULES: &[Rule] = &[
     retry_after_schema::RULE,
     repeatability_headers_incomplete::RULE,
     unresolved_ref::RULE,
+    remote_ref_not_fetched::RULE,
     duplicate_key::RULE,
     invalid_structure::RULE,
     unused_suppression::RULE,
