@@ -356,11 +356,20 @@ fn options(
         eprintln!("error: --root {} is not a directory", root.display());
         return None;
     }
+    // A mistyped profile is a usage error, reported before anything is read.
+    let profile = match profile.as_deref().map(crate::config::profile_name) {
+        Some(Err(message)) => {
+            eprintln!("error: {message}");
+            return None;
+        }
+        Some(Ok(name)) => Some(name.to_string()),
+        None => None,
+    };
     let config = config_arg(config, profile.as_deref()).ok()?;
     Some(input.apply(Options {
         root: root.clone(),
         config,
-        profile: profile.clone(),
+        profile,
         ..Options::default()
     }))
 }

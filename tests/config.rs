@@ -121,21 +121,73 @@ fn profiles_change_carriers_and_what_is_worth_a_word() {
         ["missing-idempotency-key", "missing-idempotency-key"],
         "{out}"
     );
-    let (code, out, _) = run(&dir, &["--profile", "stripes"]);
-    assert_eq!(code, 2);
-    assert!(
-        out.contains("unknown profile `stripes`; did you mean `stripe`?"),
-        "{out}"
+    // A mistyped `--profile` wins over nothing: it is a usage error even beside a valid file.
+    let (code, out, err) = run(&dir, &["--profile", "stripes"]);
+    assert_eq!(code, 2, "{out}");
+    assert_eq!(
+        err,
+        "error: unknown profile `stripes`; did you mean `stripe`?\n"
     );
+    assert_eq!(out, "", "nothing is linted");
 }
 
 #[test]
-fn an_unknown_profile_on_the_command_line_is_an_error() {
+fn an_unknown_profile_on_the_command_line_is_a_usage_error_before_any_linting() {
     let dir = project(None);
-    let (code, out, _) = run(&dir, &["--profile", "googel-aip"]);
+    let (code, out, err) = run(&dir, &["--profile", "googel-aip"]);
     assert_eq!(code, 2, "{out}");
+    assert_eq!(
+        err,
+        "error: unknown profile `googel-aip`; did you mean `google-aip`?\n"
+    );
+    assert_eq!(out, "", "no report, not even an empty one");
+    let (code, _, err) = run(&dir, &["--profile", "acme"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "error: unknown profile `acme`; profiles: ietf, stripe, zalando, google-aip, azure\n"
+    );
+    // `review` checks it the same way, before reading the spec.
+    for spec in ["api.yaml", "missing.yaml"] {
+        let out = Command::cargo_bin("idemlint")
+            .unwrap()
+            .current_dir(dir.path())
+            .args(["review", spec, "--profile", "strpe"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(
+            String::from_utf8(out.stderr).unwrap(),
+            "error: unknown profile `strpe`; did you mean `stripe`?\n"
+        );
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn profile_names_are_case_insensitive() {
+    let dir = project(None);
+    let (code, lower, _) = run(&dir, &["--profile", "stripe"]);
+    assert_eq!(code, 1, "{lower}");
+    assert_eq!(rules_in(&lower), ["missing-idempotency-key"], "{lower}");
+    for name in ["Stripe", "STRIPE"] {
+        let (code, out, err) = run(&dir, &["--profile", name]);
+        assert_eq!((code, &out, &err[..]), (1, &lower, ""), "--profile {name}");
+    }
+    // In a configuration file too, where the profile is then known by its own name.
+    let dir = project(Some("extends: Zalando\n"));
+    let (code, out, err) = run(&dir, &[]);
+    assert_eq!((code, &out, &err[..]), (1, &lower, ""), "extends: Zalando");
+    let config =
+        idemlint::config::Config::load(&dir.path().join(".idemlint.yaml"), ".idemlint.yaml", None)
+            .unwrap();
+    assert_eq!(config.profile, "zalando");
+    assert_eq!(config.settings.mismatch_status, "400");
+    let dir = project(Some("extends: Zalandoo\n"));
+    let (code, out, _) = run(&dir, &[]);
+    assert_eq!(code, 2);
     assert!(
-        out.contains("unknown profile `googel-aip`; did you mean `google-aip`?"),
+        out.contains(".idemlint.yaml:1:10: error[input] configuration: unknown profile `Zalandoo`; did you mean `zalando`?"),
         "{out}"
     );
 }
