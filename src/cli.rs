@@ -173,11 +173,11 @@ pub struct CheckArgs {
     #[arg(long, value_name = "NAME")]
     pub profile: Option<String>,
 
-    /// Only these rules (comma-separated, repeatable).
+    /// Only these rules or categories (comma-separated, repeatable).
     #[arg(long, value_name = "RULES", value_delimiter = ',')]
     pub select: Vec<String>,
 
-    /// Not these rules (comma-separated, repeatable).
+    /// Not these rules or categories (comma-separated, repeatable).
     #[arg(long, value_name = "RULES", value_delimiter = ',')]
     pub ignore: Vec<String>,
 
@@ -451,11 +451,19 @@ fn check(mut args: CheckArgs) -> u8 {
             .filter(|s| !s.is_empty())
             .collect();
     }
-    for id in args.select.iter().chain(&args.ignore) {
-        if crate::rules::find(id).is_none() {
-            report_unknown_rule(id);
-            return EXIT_ERROR;
+    // A category stands for its rules.
+    for list in [&mut args.select, &mut args.ignore] {
+        let mut ids = Vec::new();
+        for name in list.iter() {
+            match crate::rules::expand_selector(name) {
+                Some(expanded) => ids.extend(expanded.into_iter().map(str::to_string)),
+                None => {
+                    eprintln!("error: {}", crate::rules::unknown_selector(name));
+                    return EXIT_ERROR;
+                }
+            }
         }
+        *list = ids;
     }
     let Some(base) = options(
         &args.root,
