@@ -67,3 +67,50 @@ fn rule_fixtures() {
     }
     assert!(checked >= RULES.len() * 2);
 }
+
+/// The text report, wide enough that no message wraps.
+fn text(report: &idemlint::report::Report) -> String {
+    idemlint::report::render(
+        report,
+        idemlint::report::Format::Text,
+        &idemlint::report::RenderOptions {
+            color: false,
+            width: 200,
+        },
+    )
+}
+
+#[test]
+fn retry_after_findings_name_their_operations_in_text_output() {
+    let report = common::lint(&["fixtures/rules/retry-after-missing/bad_shared_by_many.yaml"]);
+    let out = text(&report);
+    for (message, at) in [
+        (
+            "429 response of GET /exports/{id} has no Retry-After header",
+            "bad_shared_by_many.yaml:12:9]",
+        ),
+        (
+            "429 response used by GET /exports and 3 other operations has no Retry-After header",
+            "bad_shared_by_many.yaml:36:5]",
+        ),
+        (
+            "503 response used by POST /exports has no Retry-After header",
+            "bad_shared_by_many.yaml:36:5]",
+        ),
+    ] {
+        let line = out
+            .lines()
+            .position(|l| l.contains(message))
+            .unwrap_or_else(|| panic!("no `{message}` in:\n{out}"));
+        let next = out.lines().nth(line + 1).unwrap();
+        assert!(next.ends_with(at), "{message}: {next}");
+    }
+    let report = common::lint(&["fixtures/rules/retry-after-missing/bad_shared_response.yaml"]);
+    assert!(
+        text(&report).contains(
+            "429 response used by GET /reports and GET /reports/{id} has no Retry-After header"
+        ),
+        "{}",
+        text(&report)
+    );
+}
