@@ -114,3 +114,36 @@ fn retry_after_findings_name_their_operations_in_text_output() {
         text(&report)
     );
 }
+
+#[test]
+fn invalid_extension_findings_point_at_the_key_or_value_in_text_output() {
+    let report = common::lint(&["fixtures/rules/invalid-extension/bad_x_idempotency.yaml"]);
+    let out = text(&report);
+    // The unknown key is underlined, with the closest known key in the message.
+    let at = out
+        .find("unknown key `keyy` in `x-idempotency`; did you mean `key`?")
+        .unwrap_or_else(|| panic!("{out}"));
+    let snippet: Vec<&str> = out[at..].lines().take(8).collect();
+    assert!(
+        snippet[1].ends_with("bad_x_idempotency.yaml:12:9]"),
+        "{snippet:#?}"
+    );
+    assert!(
+        snippet.contains(&" 12 │         keyy: Order-Token")
+            && snippet.contains(&"    ·         ────"),
+        "{snippet:#?}"
+    );
+    // A quoted `"false"` is shown as written, and its value underlined.
+    let at = out
+        .find("`x-idempotency: \"false\"` is a string; write `false` (a boolean) to say duplicates are harmless")
+        .unwrap_or_else(|| panic!("{out}"));
+    let snippet: Vec<&str> = out[at..].lines().take(8).collect();
+    assert!(
+        snippet[1].ends_with("bad_x_idempotency.yaml:19:22]"),
+        "{snippet:#?}"
+    );
+    assert!(
+        snippet.contains(&"    ·                      ───────"),
+        "{snippet:#?}"
+    );
+}

@@ -10,6 +10,7 @@ mod idempotency_key_optional;
 mod idempotency_key_schema;
 mod inconsistent_idempotency_key;
 mod incremental_update;
+mod invalid_extension;
 mod invalid_structure;
 mod json_patch_without_precondition;
 mod missing_conflict_response;
@@ -78,6 +79,7 @@ pub static RULES: &[Rule] = &[
     unresolved_ref::RULE,
     duplicate_key::RULE,
     invalid_structure::RULE,
+    invalid_extension::RULE,
     unused_suppression::RULE,
 ];
 
