@@ -178,11 +178,11 @@ pub struct CheckArgs {
     #[arg(long, value_name = "NAME")]
     pub profile: Option<String>,
 
-    /// Only these rules (comma-separated, repeatable).
+    /// Only these rules or categories (comma-separated, repeatable).
     #[arg(long, value_name = "RULES", value_delimiter = ',')]
     pub select: Vec<String>,
 
-    /// Not these rules (comma-separated, repeatable).
+    /// Not these rules or categories (comma-separated, repeatable).
     #[arg(long, value_name = "RULES", value_delimiter = ',')]
     pub ignore: Vec<String>,
 
@@ -361,11 +361,20 @@ fn options(
         eprintln!("error: --root {} is not a directory", root.display());
         return None;
     }
+    // A mistyped profile is a usage error, reported before anything is read.
+    let profile = match profile.as_deref().map(crate::config::profile_name) {
+        Some(Err(message)) => {
+            eprintln!("error: {message}");
+            return None;
+        }
+        Some(Ok(name)) => Some(name.to_string()),
+        None => None,
+    };
     let config = config_arg(config, profile.as_deref()).ok()?;
     Some(input.apply(Options {
         root: root.clone(),
         config,
-        profile: profile.clone(),
+        profile,
         ..Options::default()
     }))
 }
@@ -447,11 +456,19 @@ fn check(mut args: CheckArgs) -> u8 {
             .filter(|s| !s.is_empty())
             .collect();
     }
-    for id in args.select.iter().chain(&args.ignore) {
-        if crate::rules::find(id).is_none() {
-            report_unknown_rule(id);
-            return EXIT_ERROR;
+    // A category stands for its rules.
+    for list in [&mut args.select, &mut args.ignore] {
+        let mut ids = Vec::new();
+        for name in list.iter() {
+            match crate::rules::expand_selector(name) {
+                Some(expanded) => ids.extend(expanded.into_iter().map(str::to_string)),
+                None => {
+                    eprintln!("error: {}", crate::rules::unknown_selector(name));
+                    return EXIT_ERROR;
+                }
+            }
         }
+        *list = ids;
     }
     let Some(base) = options(
         &args.root,

@@ -2,10 +2,10 @@
 //! `x-idempotency` extension, and the request-body properties the heuristics look at.
 
 use crate::config::Settings;
-use crate::heuristics::{Lifetime, lifetime, money_word, words};
+use crate::heuristics::{Lifetime, human_duration, lifetime, money_word, words};
 use crate::model::{Operation, Parameter};
 use crate::resolve::{At, Bundle, Location};
-use crate::source::Node;
+use crate::source::{Node, ScalarKind, Value};
 
 /// How an operation lets a client make a retry safe.
 #[derive(Debug, Clone)]
@@ -79,6 +79,9 @@ pub enum Declared<'a> {
     Policy(At<'a>),
 }
 
+/// The keys an `x-idempotency` mapping may hold (besides `x-` extensions of its own).
+pub const POLICY_KEYS: [&str; 4] = ["key", "ttl", "concurrency", "mismatch"];
+
 pub fn declared<'a>(bundle: &'a Bundle, op: &Operation<'a>) -> Option<Declared<'a>> {
     let ext = bundle.deref(op.extension("x-idempotency")?);
     match ext.node.as_bool() {
@@ -145,7 +148,11 @@ pub fn key_carriers<'a>(
     }
     // A policy without `key` (`{ ttl: 24h }`) documents behaviour but names no key.
     if let Some(Declared::Policy(at)) = declared(bundle, op)
-        && let Some(key) = at.node.get("key").and_then(Node::scalar_text)
+        && let Some(key) = at
+            .node
+            .get("key")
+            .and_then(Node::as_str)
+            .filter(|k| !k.trim().is_empty())
     {
         let key_at = at.key_location("key").unwrap_or(at.location());
         out.push(KeyCarrier::Extension { key, at, key_at });
@@ -405,4 +412,259 @@ pub fn fixed_value_body<'a>(bundle: &'a Bundle, op: &Operation<'a>) -> Option<Ve
                     .is_some_and(|e| e.items().len() == 1)
         });
     fixed.then(|| props.iter().map(|p| p.name).collect())
+}
+
+/// What is wrong with an `x-idempotency` value as written, each at the key or value to fix.
+/// Anything reported here is read as if absent by the other rules (a string `"false"` declares
+/// nothing, `keyy` names no key), except a bare-number `ttl`, which they read as seconds.
+pub fn policy_problems(bundle: &Bundle, ext: At<'_>) -> Vec<(Location, String)> {
+    let mut out = Vec::new();
+    let node = ext.node;
+    match &node.value {
+        Value::Map(entries) => {
+            for e in entries.iter() {
+                let key_at = Location {
+                    file: ext.file,
+                    span: e.key.span,
+                };
+                let name = &*e.key.text;
+                if !POLICY_KEYS.contains(&name) {
+                    // A `$ref` that led nowhere is `unresolved-ref`'s to report.
+                    if !name.starts_with("x-") && name != "$ref" {
+                        out.push((key_at, unknown_policy_key(name)));
+                    }
+                    continue;
+                }
+                // A null value has no span worth pointing at: its key is the place to fix.
+                let value_at = if e.value.is_null() {
+                    key_at
+                } else {
+                    ext.with(&e.value).location()
+                };
+                let written = written(bundle, ext.with(&e.value));
+                if let Some(message) = policy_value_problem(name, &e.value, &written) {
+                    out.push((value_at, message));
+                }
+            }
+        }
+        Value::Scalar(s) => match s.kind {
+            ScalarKind::Bool | ScalarKind::Null => {}
+            ScalarKind::Str => {
+                let written = written(bundle, ext);
+                let text = s.text.trim();
+                let message = if ["false", "no", "off"]
+                    .iter()
+                    .any(|w| text.eq_ignore_ascii_case(w))
+                {
+                    format!(
+                        "`x-idempotency: {written}` is a string; write `false` (a boolean) to \
+                         say duplicates are harmless"
+                    )
+                } else if ["true", "yes", "on"]
+                    .iter()
+                    .any(|w| text.eq_ignore_ascii_case(w))
+                {
+                    format!(
+                        "`x-idempotency: {written}` is a string, not a boolean; write `false` \
+                         to say duplicates are harmless, or a mapping such as `{{ key: \
+                         Idempotency-Key, ttl: 24h }}` to describe the key"
+                    )
+                } else if !text.is_empty()
+                    && text.len() <= 64
+                    && !text.contains(char::is_whitespace)
+                {
+                    // A bare name is most likely the key: `x-idempotency: Order-Token`.
+                    format!(
+                        "`x-idempotency: {written}` is a string; to name the key, write \
+                         `x-idempotency: {{ key: {text} }}`"
+                    )
+                } else {
+                    not_a_policy("a string")
+                };
+                out.push((ext.location(), message));
+            }
+            ScalarKind::Int | ScalarKind::Float => {
+                out.push((ext.location(), not_a_policy("a number")));
+            }
+        },
+        Value::Seq(_) => out.push((ext.location(), not_a_policy("a list"))),
+    }
+    out
+}
+
+fn not_a_policy(kind: &str) -> String {
+    format!(
+        "`x-idempotency` takes `false` or a mapping of key, ttl, concurrency and mismatch, not \
+         {kind}"
+    )
+}
+
+fn unknown_policy_key(name: &str) -> String {
+    // `TTL` and `Key` are the same typo as `keyy`: compare in lower case.
+    let near = crate::suggest::closest(&name.to_ascii_lowercase(), POLICY_KEYS);
+    let name = shortened(name);
+    match near {
+        Some(near) => format!("unknown key `{name}` in `x-idempotency`; did you mean `{near}`?"),
+        None => format!(
+            "unknown key `{name}` in `x-idempotency`; it takes key, ttl, concurrency and mismatch"
+        ),
+    }
+}
+
+/// What is wrong with the value of policy key `name`, if anything. `written` is the value as
+/// it appears in the source.
+fn policy_value_problem(name: &str, value: &Node, written: &str) -> Option<String> {
+    let kind = kind_name(value);
+    let scalar = value.as_scalar();
+    let text = scalar.map_or("", |s| s.text.trim());
+    let empty = value.is_null() || (value.as_str().is_some() && text.is_empty());
+    match name {
+        "key" => {
+            if empty {
+                return Some(
+                    "`key` in `x-idempotency` is empty; name the header or body field that \
+                     carries the key"
+                        .to_string(),
+                );
+            }
+            match value.as_scalar().map(|s| s.kind) {
+                Some(ScalarKind::Str) => None,
+                Some(_) => Some(format!(
+                    "`key: {written}` in `x-idempotency` is {kind}; write the name of the header \
+                     or body field that carries the key"
+                )),
+                None => Some(format!(
+                    "`key` in `x-idempotency` takes the name of one header or body field, not \
+                     {kind}"
+                )),
+            }
+        }
+        "ttl" => {
+            if empty {
+                return Some(
+                    "`ttl` in `x-idempotency` is empty; write how long keys are kept, such as \
+                     `24h` or `7 days`"
+                        .to_string(),
+                );
+            }
+            let scalar_kind = scalar.map(|s| s.kind);
+            if let Ok(n) = text.parse::<u64>()
+                && matches!(scalar_kind, Some(ScalarKind::Int | ScalarKind::Str))
+            {
+                return Some(unitless_ttl(written, n));
+            }
+            match scalar_kind {
+                Some(ScalarKind::Float) => Some(format!(
+                    "`ttl: {written}` in `x-idempotency` has no unit; write a duration with its \
+                     unit, such as `24h` or `7 days`"
+                )),
+                Some(ScalarKind::Str) if lifetime(text).is_none() => Some(format!(
+                    "`ttl: {written}` in `x-idempotency` is not a duration idemlint can read; \
+                     write one such as `24h`, `7 days` or `forever`"
+                )),
+                Some(ScalarKind::Str) => None,
+                _ => Some(format!(
+                    "`ttl` in `x-idempotency` takes a duration such as `24h`, not {kind}"
+                )),
+            }
+        }
+        "concurrency" | "mismatch" => {
+            let what = if name == "concurrency" {
+                "the status a concurrent request with the same key gets, such as `409`"
+            } else {
+                "the status a key reused with another payload gets, such as `422`"
+            };
+            if empty {
+                return Some(format!(
+                    "`{name}` in `x-idempotency` is empty; write {what}"
+                ));
+            }
+            if status_text(value).is_some() {
+                return None;
+            }
+            Some(match scalar {
+                Some(_) => format!(
+                    "`{name}: {written}` in `x-idempotency` is not an HTTP status; write {what}"
+                ),
+                None if value.as_seq().is_some() => format!(
+                    "`{name}` in `x-idempotency` takes one HTTP status, not a list; write {what}"
+                ),
+                None => format!(
+                    "`{name}` in `x-idempotency` takes one HTTP status, not {kind}; write {what}"
+                ),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The HTTP status `policy` (an `x-idempotency` mapping) gives under `name` (`concurrency`,
+/// `mismatch`), when it is one: anything else is `invalid-extension`'s to report, and no status.
+pub fn policy_status<'a>(policy: At<'a>, name: &str) -> Option<&'a str> {
+    status_text(policy.node.get(name)?)
+}
+
+/// The text of a node that is one HTTP status code: `409` or `"409"`.
+fn status_text(node: &Node) -> Option<&str> {
+    let s = node.as_scalar()?;
+    let text = s.text.trim();
+    let status = matches!(s.kind, ScalarKind::Int | ScalarKind::Str)
+        && text.len() == 3
+        && text.parse::<u16>().is_ok_and(|n| (100..=599).contains(&n));
+    status.then_some(text)
+}
+
+/// A `ttl` written as a bare number: idemlint reads seconds, a reader might read hours (a small
+/// number) or milliseconds (a large one).
+fn unitless_ttl(written: &str, n: u64) -> String {
+    if n < 1000 {
+        format!(
+            "`ttl: {written}` in `x-idempotency` has no unit: idemlint reads {n} seconds, a \
+             reader may read hours; write `{n}s`, or `{n}h` if hours are meant"
+        )
+    } else {
+        let human = human_duration(n);
+        let also = if human.ends_with("seconds") {
+            String::new()
+        } else {
+            format!(" or `{human}`")
+        };
+        format!(
+            "`ttl: {written}` in `x-idempotency` has no unit: idemlint reads {n} seconds, a \
+             reader may read milliseconds; write `{n}s`{also}"
+        )
+    }
+}
+
+/// `a string`, `a number`, ...: a node's type, for messages.
+pub fn kind_name(node: &Node) -> &'static str {
+    match &node.value {
+        Value::Map(_) => "a mapping",
+        Value::Seq(_) => "a list",
+        Value::Scalar(s) => match s.kind {
+            ScalarKind::Str => "a string",
+            ScalarKind::Int | ScalarKind::Float => "a number",
+            ScalarKind::Bool => "a boolean",
+            ScalarKind::Null => "empty",
+        },
+    }
+}
+
+/// A scalar as written in its file, quotes included (`"false"`, `'24'`), so a message shows
+/// what the user typed; the bare text when that is long or spans lines.
+pub fn written(bundle: &Bundle, at: At<'_>) -> String {
+    let text = &bundle.file(at.file).source.text;
+    let raw = text.get(at.node.span.range()).unwrap_or("");
+    if !raw.is_empty() && raw.len() <= 60 && !raw.contains(['\n', '\r']) {
+        return raw.to_string();
+    }
+    shortened(at.node.scalar_text().unwrap_or(""))
+}
+
+/// `text`, cut after 40 characters: a message quotes what it is about, not a whole paragraph.
+pub fn shortened(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text.to_string(),
+    }
 }

@@ -9,7 +9,7 @@ use regex::Regex;
 
 use crate::report::Finding;
 use crate::resolve::{Bundle, FileId, Location};
-use crate::source::{Format, Node, Span, Value};
+use crate::source::{Format, Node, ScalarKind, Span, Value};
 
 pub const EXTENSION: &str = "x-idemlint-ignore";
 
@@ -163,10 +163,12 @@ fn walk(node: &Node, key: Option<Span>, file: FileId, out: &mut Vec<Suppression>
         Value::Map(entries) => {
             if let Some(e) = entries.iter().find(|e| &*e.key.text == EXTENSION) {
                 let mut names = Vec::new();
+                // Only strings name rules: a number or a mapping where an id belongs is
+                // reported by `invalid-extension` (see `shape_problems`), not as an unknown id.
                 match &e.value.value {
                     Value::Seq(items) => {
                         for item in items {
-                            if let Some(rule) = item.scalar_text() {
+                            if let Some(rule) = item.as_str() {
                                 names.push(named(rule, item.span, file));
                             }
                         }
@@ -176,15 +178,17 @@ fn walk(node: &Node, key: Option<Span>, file: FileId, out: &mut Vec<Suppression>
                             let mut n = named(&p.key.text, p.key.span, file);
                             n.reason = p
                                 .value
-                                .scalar_text()
+                                .as_str()
                                 .filter(|r| !r.is_empty())
                                 .map(str::to_string);
                             names.push(n);
                         }
                     }
                     Value::Scalar(s) => {
-                        for rule in s.text.split(',').map(str::trim).filter(|r| !r.is_empty()) {
-                            names.push(named(rule, e.value.span, file));
+                        if s.kind == ScalarKind::Str {
+                            for rule in s.text.split(',').map(str::trim).filter(|r| !r.is_empty()) {
+                                names.push(named(rule, e.value.span, file));
+                            }
                         }
                     }
                 }
@@ -203,6 +207,82 @@ fn walk(node: &Node, key: Option<Span>, file: FileId, out: &mut Vec<Suppression>
         }
         Value::Seq(items) => items.iter().for_each(|i| walk(i, None, file, out)),
         Value::Scalar(_) => {}
+    }
+}
+
+/// Every `x-idemlint-ignore` in `root` whose value has a type it cannot have, at that value: a
+/// number or boolean instead of rule ids, a list item that is not an id, a reason that is not
+/// text. A null value reads as no suppression at all and is left alone.
+pub fn shape_problems(root: &Node, file: FileId, out: &mut Vec<(Location, String)>) {
+    match &root.value {
+        Value::Map(entries) => {
+            for e in entries.iter() {
+                if &*e.key.text == EXTENSION {
+                    extension_shape(&e.value, file, out);
+                }
+                shape_problems(&e.value, file, out);
+            }
+        }
+        Value::Seq(items) => items.iter().for_each(|i| shape_problems(i, file, out)),
+        Value::Scalar(_) => {}
+    }
+}
+
+fn extension_shape(value: &Node, file: FileId, out: &mut Vec<(Location, String)>) {
+    let at = |node: &Node| Location {
+        file,
+        span: node.span,
+    };
+    let kind = crate::idempotency::kind_name;
+    let short = crate::idempotency::shortened;
+    match &value.value {
+        Value::Scalar(s) => {
+            if !matches!(s.kind, ScalarKind::Str | ScalarKind::Null) {
+                out.push((
+                    at(value),
+                    format!(
+                        "`{EXTENSION}: {}` is {}; write rule ids, as a list \
+                         (`[missing-idempotency-key]`) or a map of rule id to reason",
+                        short(&s.text),
+                        kind(value)
+                    ),
+                ));
+            }
+        }
+        Value::Seq(items) => {
+            for item in items.iter().filter(|i| i.as_str().is_none()) {
+                let shown = item
+                    .as_scalar()
+                    .map_or(String::new(), |s| format!(" `{}`", short(&s.text)));
+                out.push((
+                    at(item),
+                    format!(
+                        "`{EXTENSION}` lists rule ids; this item{shown} is {}",
+                        kind(item)
+                    ),
+                ));
+            }
+        }
+        Value::Map(pairs) => {
+            for p in pairs.iter() {
+                let v = &p.value;
+                if v.as_str().is_some() || v.is_null() {
+                    continue;
+                }
+                let shown = v
+                    .as_scalar()
+                    .map_or(String::new(), |s| format!(" (`{}`)", short(&s.text)));
+                out.push((
+                    at(v),
+                    format!(
+                        "the reason for `{}` in `{EXTENSION}` is {}{shown}; write why the rule \
+                         is silenced here, as text",
+                        short(&p.key.text),
+                        kind(v)
+                    ),
+                ));
+            }
+        }
     }
 }
 

@@ -121,21 +121,73 @@ fn profiles_change_carriers_and_what_is_worth_a_word() {
         ["missing-idempotency-key", "missing-idempotency-key"],
         "{out}"
     );
-    let (code, out, _) = run(&dir, &["--profile", "stripes"]);
-    assert_eq!(code, 2);
-    assert!(
-        out.contains("unknown profile `stripes`; did you mean `stripe`?"),
-        "{out}"
+    // A mistyped `--profile` wins over nothing: it is a usage error even beside a valid file.
+    let (code, out, err) = run(&dir, &["--profile", "stripes"]);
+    assert_eq!(code, 2, "{out}");
+    assert_eq!(
+        err,
+        "error: unknown profile `stripes`; did you mean `stripe`?\n"
     );
+    assert_eq!(out, "", "nothing is linted");
 }
 
 #[test]
-fn an_unknown_profile_on_the_command_line_is_an_error() {
+fn an_unknown_profile_on_the_command_line_is_a_usage_error_before_any_linting() {
     let dir = project(None);
-    let (code, out, _) = run(&dir, &["--profile", "googel-aip"]);
+    let (code, out, err) = run(&dir, &["--profile", "googel-aip"]);
     assert_eq!(code, 2, "{out}");
+    assert_eq!(
+        err,
+        "error: unknown profile `googel-aip`; did you mean `google-aip`?\n"
+    );
+    assert_eq!(out, "", "no report, not even an empty one");
+    let (code, _, err) = run(&dir, &["--profile", "acme"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "error: unknown profile `acme`; profiles: ietf, stripe, zalando, google-aip, azure\n"
+    );
+    // `review` checks it the same way, before reading the spec.
+    for spec in ["api.yaml", "missing.yaml"] {
+        let out = Command::cargo_bin("idemlint")
+            .unwrap()
+            .current_dir(dir.path())
+            .args(["review", spec, "--profile", "strpe"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(
+            String::from_utf8(out.stderr).unwrap(),
+            "error: unknown profile `strpe`; did you mean `stripe`?\n"
+        );
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn profile_names_are_case_insensitive() {
+    let dir = project(None);
+    let (code, lower, _) = run(&dir, &["--profile", "stripe"]);
+    assert_eq!(code, 1, "{lower}");
+    assert_eq!(rules_in(&lower), ["missing-idempotency-key"], "{lower}");
+    for name in ["Stripe", "STRIPE"] {
+        let (code, out, err) = run(&dir, &["--profile", name]);
+        assert_eq!((code, &out, &err[..]), (1, &lower, ""), "--profile {name}");
+    }
+    // In a configuration file too, where the profile is then known by its own name.
+    let dir = project(Some("extends: Zalando\n"));
+    let (code, out, err) = run(&dir, &[]);
+    assert_eq!((code, &out, &err[..]), (1, &lower, ""), "extends: Zalando");
+    let config =
+        idemlint::config::Config::load(&dir.path().join(".idemlint.yaml"), ".idemlint.yaml", None)
+            .unwrap();
+    assert_eq!(config.profile, "zalando");
+    assert_eq!(config.settings.mismatch_status, "400");
+    let dir = project(Some("extends: Zalandoo\n"));
+    let (code, out, _) = run(&dir, &[]);
+    assert_eq!(code, 2);
     assert!(
-        out.contains("unknown profile `googel-aip`; did you mean `google-aip`?"),
+        out.contains(".idemlint.yaml:1:10: error[input] configuration: unknown profile `Zalandoo`; did you mean `zalando`?"),
         "{out}"
     );
 }
@@ -174,10 +226,151 @@ fn select_and_ignore() {
     assert!(rules_in(&out).is_empty(), "{out}");
     let (code, _, err) = run(&dir, &["--select", "missing-idempotency"]);
     assert_eq!(code, 2);
-    assert!(
-        err.contains("unknown rule `missing-idempotency`; did you mean `missing-idempotency-key`?"),
-        "{err}"
+    assert_eq!(
+        err,
+        "error: unknown rule or category `missing-idempotency`; did you mean `missing-idempotency-key`?\n"
     );
+}
+
+/// One finding of each of four categories: retry-safety (two rules), key-lifetime (both of
+/// its rules), rate-limit.
+const CATEGORIES_SPEC: &str = "\
+openapi: 3.1.0
+info: {title: Shop, version: '1'}
+paths:
+  /orders:
+    post:
+      parameters:
+        - {name: Idempotency-Key, in: header, required: true, schema: {type: string, maxLength: 64, format: uuid}, description: Kept 10 minutes.}
+      responses:
+        '201': {description: Created}
+        '400': {description: No key}
+        '409': {description: In progress, headers: {Retry-After: {schema: {type: integer}}}}
+        '422': {description: Key reused}
+        '429': {description: Slow down}
+  /returns:
+    post:
+      parameters:
+        - {name: Idempotency-Key, in: header, required: true, schema: {type: string, maxLength: 64, format: uuid}}
+      responses:
+        '201': {description: Created}
+        '400': {description: No key}
+        '409': {description: In progress, headers: {Retry-After: {schema: {type: integer}}}}
+        '422': {description: Key reused}
+  /carts:
+    post:
+      responses:
+        '201': {description: Created}
+  /carts/{id}:
+    patch:
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+      responses:
+        '200': {description: Updated}
+";
+
+#[test]
+fn select_and_ignore_take_categories() {
+    let dir = project(None);
+    std::fs::write(dir.path().join("api.yaml"), CATEGORIES_SPEC).unwrap();
+    let (_, all, _) = run(&dir, &[]);
+    assert_eq!(
+        rules_in(&all),
+        [
+            "short-key-ttl",
+            "retry-after-missing",
+            "undocumented-key-ttl",
+            "missing-idempotency-key",
+            "unprotected-patch"
+        ],
+        "{all}"
+    );
+    let (code, out, _) = run(&dir, &["--select", "key-lifetime"]);
+    assert_eq!(code, 0, "a warning and an info: {out}");
+    assert_eq!(
+        out,
+        "api.yaml:7:116: info[short-key-ttl] idempotency keys are kept 10 minutes, less than the 24 hours clients commonly retry within\n\
+         api.yaml:17:12: warning[undocumented-key-ttl] idempotency key `Idempotency-Key` does not say how long keys are kept: clients cannot tell whether a late retry is still safe (draft §2.3)\n\
+         Found 2 problems (1 warning, 1 info) in 1 file (4 operations).\n"
+    );
+    let (code, out, _) = run(&dir, &["--ignore", "retry-safety"]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        rules_in(&out),
+        [
+            "short-key-ttl",
+            "retry-after-missing",
+            "undocumented-key-ttl"
+        ],
+        "{out}"
+    );
+    // Categories and ids mix, in one list or several, and `--ignore` still wins.
+    let (_, out, _) = run(
+        &dir,
+        &[
+            "--select",
+            "retry-safety,short-key-ttl",
+            "--select",
+            "rate-limit",
+            "--ignore",
+            "unprotected-patch",
+        ],
+    );
+    assert_eq!(
+        rules_in(&out),
+        [
+            "short-key-ttl",
+            "retry-after-missing",
+            "missing-idempotency-key"
+        ],
+        "{out}"
+    );
+    // A near miss of a category is suggested like a near miss of an id; a name near nothing
+    // lists the categories.
+    let (code, out, err) = run(&dir, &["--select", "key-lifetim"]);
+    assert_eq!((code, &out[..]), (2, ""));
+    assert_eq!(
+        err,
+        "error: unknown rule or category `key-lifetim`; did you mean `key-lifetime`?\n"
+    );
+    let (code, _, err) = run(&dir, &["--ignore", "retry-safety,frobnicate"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "error: unknown rule or category `frobnicate`; categories: retry-safety, key-design, \
+         concurrency, response-contract, key-lifetime, update-semantics, rate-limit, document; \
+         `idemlint rules` lists the rules\n"
+    );
+}
+
+#[test]
+fn every_category_of_the_rule_docs_selects_exactly_its_rules() {
+    use idemlint::rules::{RULES, categories, expand_selector, meta};
+    let cats = categories();
+    assert_eq!(
+        cats,
+        [
+            "retry-safety",
+            "key-design",
+            "concurrency",
+            "response-contract",
+            "key-lifetime",
+            "update-semantics",
+            "rate-limit",
+            "document"
+        ]
+    );
+    for c in &cats {
+        let ids = expand_selector(c).unwrap();
+        let expected: Vec<&str> = RULES
+            .iter()
+            .map(|r| r.id)
+            .filter(|id| meta(id).category == *c)
+            .collect();
+        assert_eq!(ids, expected, "{c}");
+    }
+    assert_eq!(expand_selector("short-key-ttl").unwrap(), ["short-key-ttl"]);
+    assert_eq!(expand_selector("Key-Lifetime"), None, "names are exact");
 }
 
 #[test]

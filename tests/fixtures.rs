@@ -67,3 +67,83 @@ fn rule_fixtures() {
     }
     assert!(checked >= RULES.len() * 2);
 }
+
+/// The text report, wide enough that no message wraps.
+fn text(report: &idemlint::report::Report) -> String {
+    idemlint::report::render(
+        report,
+        idemlint::report::Format::Text,
+        &idemlint::report::RenderOptions {
+            color: false,
+            width: 200,
+        },
+    )
+}
+
+#[test]
+fn retry_after_findings_name_their_operations_in_text_output() {
+    let report = common::lint(&["fixtures/rules/retry-after-missing/bad_shared_by_many.yaml"]);
+    let out = text(&report);
+    for (message, at) in [
+        (
+            "429 response of GET /exports/{id} has no Retry-After header",
+            "bad_shared_by_many.yaml:12:9]",
+        ),
+        (
+            "429 response used by GET /exports and 3 other operations has no Retry-After header",
+            "bad_shared_by_many.yaml:36:5]",
+        ),
+        (
+            "503 response used by POST /exports has no Retry-After header",
+            "bad_shared_by_many.yaml:36:5]",
+        ),
+    ] {
+        let line = out
+            .lines()
+            .position(|l| l.contains(message))
+            .unwrap_or_else(|| panic!("no `{message}` in:\n{out}"));
+        let next = out.lines().nth(line + 1).unwrap();
+        assert!(next.ends_with(at), "{message}: {next}");
+    }
+    let report = common::lint(&["fixtures/rules/retry-after-missing/bad_shared_response.yaml"]);
+    assert!(
+        text(&report).contains(
+            "429 response used by GET /reports and GET /reports/{id} has no Retry-After header"
+        ),
+        "{}",
+        text(&report)
+    );
+}
+
+#[test]
+fn invalid_extension_findings_point_at_the_key_or_value_in_text_output() {
+    let report = common::lint(&["fixtures/rules/invalid-extension/bad_x_idempotency.yaml"]);
+    let out = text(&report);
+    // The unknown key is underlined, with the closest known key in the message.
+    let at = out
+        .find("unknown key `keyy` in `x-idempotency`; did you mean `key`?")
+        .unwrap_or_else(|| panic!("{out}"));
+    let snippet: Vec<&str> = out[at..].lines().take(8).collect();
+    assert!(
+        snippet[1].ends_with("bad_x_idempotency.yaml:12:9]"),
+        "{snippet:#?}"
+    );
+    assert!(
+        snippet.contains(&" 12 │         keyy: Order-Token")
+            && snippet.contains(&"    ·         ────"),
+        "{snippet:#?}"
+    );
+    // A quoted `"false"` is shown as written, and its value underlined.
+    let at = out
+        .find("`x-idempotency: \"false\"` is a string; write `false` (a boolean) to say duplicates are harmless")
+        .unwrap_or_else(|| panic!("{out}"));
+    let snippet: Vec<&str> = out[at..].lines().take(8).collect();
+    assert!(
+        snippet[1].ends_with("bad_x_idempotency.yaml:19:22]"),
+        "{snippet:#?}"
+    );
+    assert!(
+        snippet.contains(&"    ·                      ───────"),
+        "{snippet:#?}"
+    );
+}

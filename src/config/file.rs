@@ -87,7 +87,8 @@ impl Config {
             levels: HashMap::new(),
             overrides: Vec::new(),
         };
-        apply_profile(&config.profile, &mut config.settings, &mut config.levels)?;
+        config.profile =
+            apply_profile(&config.profile, &mut config.settings, &mut config.levels)?.to_string();
         Ok(config)
     }
 
@@ -249,7 +250,7 @@ impl Reader<'_> {
         };
         if let Some((name, span)) = name {
             match apply_profile(&name, &mut config.settings, &mut config.levels) {
-                Ok(()) => config.profile = name,
+                Ok(canonical) => config.profile = canonical.to_string(),
                 Err(message) => self.error(span.unwrap_or_default(), message),
             }
         }

@@ -5,7 +5,7 @@ mod file;
 mod profile;
 
 pub use file::{Config, ConfigError, Level, Override, find_config_file};
-pub use profile::{PROFILES, apply_profile};
+pub use profile::{PROFILES, apply_profile, profile_name};
 
 /// What counts as an idempotency key and which POSTs are read-only.
 #[derive(Debug, Clone)]

@@ -9,12 +9,32 @@ use crate::diagnostic::Severity;
 /// Every profile, the default first.
 pub const PROFILES: &[&str] = &["ietf", "stripe", "zalando", "google-aip", "azure"];
 
-/// Applies profile `name` over `settings` and `levels`; `Err` names the known profiles.
+/// The profile `name` stands for, compared case-insensitively (`Stripe`, `ZALANDO`); `Err` says
+/// it is none, with the closest one or the list.
+pub fn profile_name(name: &str) -> Result<&'static str, String> {
+    if let Some(known) = PROFILES.iter().find(|p| p.eq_ignore_ascii_case(name)) {
+        return Ok(known);
+    }
+    let lower = name.to_ascii_lowercase();
+    Err(
+        match crate::suggest::closest(&lower, PROFILES.iter().copied()) {
+            Some(n) => format!("unknown profile `{name}`; did you mean `{n}`?"),
+            None => format!(
+                "unknown profile `{name}`; profiles: {}",
+                PROFILES.join(", ")
+            ),
+        },
+    )
+}
+
+/// Applies profile `name` (in any case) over `settings` and `levels`, and returns its canonical
+/// name; `Err` names the known profiles.
 pub fn apply_profile(
     name: &str,
     settings: &mut Settings,
     levels: &mut HashMap<String, Level>,
-) -> Result<(), String> {
+) -> Result<&'static str, String> {
+    let name = profile_name(name)?;
     let strings = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     let mut set = |rule: &str, level: Level| {
         levels.insert(rule.to_string(), level);
@@ -46,16 +66,27 @@ pub fn apply_profile(
             settings.min_ttl_seconds = 300;
             set("idempotency-key-optional", Level::On(Severity::Error));
         }
-        other => {
-            let near = crate::suggest::closest(other, PROFILES.iter().copied());
-            return Err(match near {
-                Some(n) => format!("unknown profile `{other}`; did you mean `{n}`?"),
-                None => format!(
-                    "unknown profile `{other}`; profiles: {}",
-                    PROFILES.join(", ")
-                ),
-            });
-        }
+        other => unreachable!("profile_name returned `{other}`, which has no settings"),
     }
-    Ok(())
+    Ok(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_profile_applies_in_any_case_under_its_own_name() {
+        for &p in PROFILES {
+            for name in [p.to_string(), p.to_ascii_uppercase()] {
+                let mut settings = Settings::default();
+                let mut levels = HashMap::new();
+                assert_eq!(apply_profile(&name, &mut settings, &mut levels), Ok(p));
+            }
+        }
+        assert_eq!(
+            profile_name("Strpe"),
+            Err("unknown profile `Strpe`; did you mean `stripe`?".to_string())
+        );
+    }
 }

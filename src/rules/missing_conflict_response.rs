@@ -3,8 +3,7 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::{Declared, declared};
-use crate::source::Node;
+use crate::idempotency::{Declared, declared, policy_status};
 
 pub const RULE: Rule = Rule {
     id: "missing-conflict-response",
@@ -20,9 +19,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         };
         // `x-idempotency: { concurrency: 425 }` documents another status; it must be declared.
         let policy_status = match declared(cx.bundle, op) {
-            Some(Declared::Policy(policy)) => {
-                policy.node.get("concurrency").and_then(Node::scalar_text)
-            }
+            Some(Declared::Policy(policy)) => policy_status(policy, "concurrency"),
             _ => None,
         };
         let status = policy_status.unwrap_or("409");

@@ -3,8 +3,7 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::{Declared, declared, responses_location};
-use crate::source::Node;
+use crate::idempotency::{Declared, declared, policy_status, responses_location};
 
 pub const RULE: Rule = Rule {
     id: "missing-mismatch-response",
@@ -18,7 +17,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let from_policy = match declared(cx.bundle, op) {
-            Some(Declared::Policy(p)) => p.node.get("mismatch").and_then(Node::scalar_text),
+            Some(Declared::Policy(p)) => policy_status(p, "mismatch"),
             _ => None,
         };
         let status = from_policy.unwrap_or(&cx.settings.mismatch_status);

@@ -10,6 +10,7 @@ mod idempotency_key_optional;
 mod idempotency_key_schema;
 mod inconsistent_idempotency_key;
 mod incremental_update;
+mod invalid_extension;
 mod invalid_structure;
 mod json_patch_without_precondition;
 mod missing_conflict_response;
@@ -80,6 +81,7 @@ pub static RULES: &[Rule] = &[
     remote_ref_not_fetched::RULE,
     duplicate_key::RULE,
     invalid_structure::RULE,
+    invalid_extension::RULE,
     unused_suppression::RULE,
 ];
 
@@ -199,6 +201,45 @@ pub fn meta(id: &str) -> &'static RuleMeta {
 
 pub fn find(id: &str) -> Option<&'static Rule> {
     RULES.iter().find(|r| r.id == id)
+}
+
+/// The categories of the rule docs' front matter (`retry-safety`, `key-lifetime`, ...), in the
+/// order their first rule appears in the catalogue.
+pub fn categories() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for m in METAS.iter() {
+        if !out.contains(&m.category.as_str()) {
+            out.push(&m.category);
+        }
+    }
+    out
+}
+
+/// The rule ids a `--select`/`--ignore` name stands for: a rule id itself, or every rule of a
+/// category. `None` when it is neither.
+pub fn expand_selector(name: &str) -> Option<Vec<&'static str>> {
+    if let Some(rule) = find(name) {
+        return Some(vec![rule.id]);
+    }
+    let ids: Vec<&'static str> = METAS
+        .iter()
+        .filter(|m| m.category == name)
+        .map(|m| m.id)
+        .collect();
+    (!ids.is_empty()).then_some(ids)
+}
+
+/// What to say about a `--select`/`--ignore` name that is neither a rule id nor a category: the
+/// closest of both, or where to find them.
+pub fn unknown_selector(name: &str) -> String {
+    let known = RULES.iter().map(|r| r.id).chain(categories());
+    match crate::suggest::closest(name, known) {
+        Some(near) => format!("unknown rule or category `{name}`; did you mean `{near}`?"),
+        None => format!(
+            "unknown rule or category `{name}`; categories: {}; `idemlint rules` lists the rules",
+            categories().join(", ")
+        ),
+    }
 }
 
 /// Splits `---\n<yaml>\n---\n<markdown>` and reads the YAML with our own loader.

@@ -1,9 +1,11 @@
 //! `retry-after-missing`: a 429 or 503 that does not tell clients when to try again.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
+use crate::model::Operation;
+use crate::resolve::Location;
 
 pub const RULE: Rule = Rule {
     id: "retry-after-missing",
@@ -12,7 +14,10 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    let mut shared_seen = HashSet::new();
+    // Each place to fix, with its status and the operations that answer with it, in the order
+    // first met: a shared response is one place, however many operations use it.
+    let mut places: Vec<(Location, &str, bool, Vec<&Operation<'_>>)> = Vec::new();
+    let mut index: HashMap<(Location, &str), usize> = HashMap::new();
     for op in &cx.api.operations {
         for r in &op.responses {
             if r.status != "429" && r.status != "503" {
@@ -37,22 +42,35 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             } else {
                 op.anchor(r.key)
             };
-            if shared && !shared_seen.insert(at) {
-                continue;
+            let i = *index.entry((at, r.status)).or_insert_with(|| {
+                places.push((at, r.status, shared, Vec::new()));
+                places.len() - 1
+            });
+            let users = &mut places[i].3;
+            if !users.iter().any(|u| u.index == op.index) {
+                users.push(op);
             }
-            out.push(
-                cx.diagnostic(
-                    &RULE,
-                    at,
-                    format!(
-                        "{} response has no Retry-After header: clients cannot tell when to try \
-                         again",
-                        r.status
-                    ),
-                )
-                .with_operation(op)
-                .with_help("add `headers: { Retry-After: { schema: { type: integer } } }` (RFC 6585 §4, RFC 9110 §10.2.3)"),
-            );
         }
+    }
+    for (at, status, shared, users) in places {
+        let first = users[0];
+        let whose = match users.len() {
+            _ if !shared => format!("of {}", first.display()),
+            1 => format!("used by {}", first.display()),
+            2 => format!("used by {} and {}", first.display(), users[1].display()),
+            n => format!("used by {} and {} other operations", first.display(), n - 1),
+        };
+        out.push(
+            cx.diagnostic(
+                &RULE,
+                at,
+                format!(
+                    "{status} response {whose} has no Retry-After header: clients cannot tell \
+                     when to try again"
+                ),
+            )
+            .with_operation(first)
+            .with_help("add `headers: { Retry-After: { schema: { type: integer } } }` (RFC 6585 §4, RFC 9110 §10.2.3)"),
+        );
     }
 }

@@ -1,0 +1,112 @@
+//! One version everywhere: `--version`, the SARIF and JSON reports, and no rule doc claiming a
+//! rule arrived in a release later than this one.
+
+use assert_cmd::Command;
+
+use idemlint::rules::{RULES, meta};
+
+const SPEC: &str = "fixtures/rules/missing-idempotency-key/bad_oas30_post.yaml";
+
+/// `major.minor.patch` as numbers; `None` for anything else (`1.0`, `v1.0.0`, `0.1.x`). A
+/// pre-release or build suffix on the crate version (`0.2.0-rc.1`) is cut off before reading.
+fn version(text: &str) -> Option<(u32, u32, u32)> {
+    let parts: Vec<u32> = text
+        .split('.')
+        .map(|p| {
+            p.parse()
+                .ok()
+                .filter(|_| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .collect::<Option<_>>()?;
+    match parts[..] {
+        [major, minor, patch] => Some((major, minor, patch)),
+        _ => None,
+    }
+}
+
+fn crate_version() -> (u32, u32, u32) {
+    let core = env!("CARGO_PKG_VERSION").split(['-', '+']).next().unwrap();
+    version(core).expect("Cargo.toml's version is major.minor.patch")
+}
+
+#[test]
+fn version_reading_accepts_only_three_numbers() {
+    assert_eq!(version("0.1.0"), Some((0, 1, 0)));
+    assert_eq!(version("10.20.30"), Some((10, 20, 30)));
+    for bad in ["0.1", "v0.1.0", "0.1.x", "0.1.0.0", "0..1", "", "0.1.+1"] {
+        assert_eq!(version(bad), None, "{bad}");
+    }
+}
+
+#[test]
+fn no_rule_doc_is_from_a_later_release_than_the_crate() {
+    let current = crate_version();
+    let mut problems = Vec::new();
+    for r in RULES {
+        let since = &meta(r.id).since;
+        match version(since) {
+            None => problems.push(format!(
+                "rules/{}.md: `since: {since}` is not a version (major.minor.patch)",
+                r.id
+            )),
+            Some(v) if v > current => problems.push(format!(
+                "rules/{}.md: `since: {since}` is later than the crate's version {}",
+                r.id,
+                env!("CARGO_PKG_VERSION")
+            )),
+            Some(_) => {}
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+fn idemlint(args: &[&str]) -> String {
+    let out = Command::cargo_bin("idemlint")
+        .unwrap()
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn version_flag_sarif_json_and_rules_agree() {
+    let flag = idemlint(&["--version"]);
+    assert_eq!(flag, format!("idemlint {}\n", env!("CARGO_PKG_VERSION")));
+
+    let sarif: serde_json::Value =
+        serde_json::from_str(&idemlint(&["check", SPEC, "--format", "sarif"])).unwrap();
+    let driver = &sarif["runs"][0]["tool"]["driver"];
+    assert_eq!(driver["version"], env!("CARGO_PKG_VERSION"), "{driver}");
+    assert_eq!(driver["semanticVersion"], env!("CARGO_PKG_VERSION"));
+
+    let json: serde_json::Value =
+        serde_json::from_str(&idemlint(&["check", SPEC, "--format", "json"])).unwrap();
+    assert_eq!(json["tool"]["version"], env!("CARGO_PKG_VERSION"));
+
+    // What `idemlint rules` and `idemlint explain` say of each rule's release.
+    let rules: serde_json::Value =
+        serde_json::from_str(&idemlint(&["rules", "--format", "json"])).unwrap();
+    for rule in rules.as_array().unwrap() {
+        let since = rule["since"].as_str().unwrap();
+        let id = rule["id"].as_str().unwrap();
+        assert!(
+            version(since).is_some_and(|v| v <= crate_version()),
+            "{id}: since {since}"
+        );
+        let explained = idemlint(&["explain", id, "--color", "never"]);
+        assert!(
+            explained
+                .lines()
+                .next()
+                .unwrap()
+                .ends_with(&format!("since {since})")),
+            "{explained}"
+        );
+    }
+}
