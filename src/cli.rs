@@ -195,6 +195,24 @@ pub struct CheckArgs {
     #[arg(long)]
     pub skip_non_openapi: bool,
 
+    /// Documents not to lint: globs relative to the working directory, comma-separated,
+    /// repeatable (a configuration's `exclude:` adds its own).
+    #[arg(long, value_name = "GLOB", value_delimiter = ',')]
+    pub exclude: Vec<String>,
+
+    /// For `-`: the file name to report and to resolve `$ref`s and find the configuration from.
+    #[arg(long, value_name = "PATH")]
+    pub stdin_filename: Option<PathBuf>,
+
+    /// Print how many findings each rule has, most first, instead of the findings (text, or
+    /// JSON with --format json).
+    #[arg(long)]
+    pub statistics: bool,
+
+    /// Print the findings and nothing else: no summary line, no notes on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+
     /// Report only findings that are not in this baseline file.
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
@@ -478,11 +496,46 @@ fn check(mut args: CheckArgs) -> u8 {
     ) else {
         return EXIT_ERROR;
     };
+    if args.statistics && !matches!(args.format, Format::Text | Format::Concise | Format::Json) {
+        eprintln!(
+            "error: --statistics prints text or json, not --format {}",
+            format_name(args.format)
+        );
+        return EXIT_ERROR;
+    }
+    if args.stdin_filename.is_some() && !args.paths.iter().any(|p| p.as_os_str() == "-") {
+        eprintln!(
+            "error: --stdin-filename names the document read from `-`, which is not among the paths"
+        );
+        return EXIT_ERROR;
+    }
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    let exclude = match args.exclude.iter().any(|p| !p.trim().is_empty()) {
+        false => None,
+        true => {
+            let patterns: Vec<String> = args
+                .exclude
+                .iter()
+                .map(|p| p.trim().to_string())
+                .filter(|p| !p.is_empty())
+                .collect();
+            let base = std::fs::canonicalize(&cwd).unwrap_or(cwd);
+            match crate::inputs::Excludes::new(base, &patterns) {
+                Ok(e) => Some(e),
+                Err(e) => {
+                    eprintln!("error: --exclude: {e}");
+                    return EXIT_ERROR;
+                }
+            }
+        }
+    };
     let opts = Options {
         select: args.select.clone(),
         ignore: args.ignore.clone(),
         skip_non_openapi: args.skip_non_openapi,
         skip_teardown: true,
+        exclude,
+        stdin_filename: args.stdin_filename.clone(),
         ..base
     };
     let report = lint::run(&args.paths, &opts, || {
@@ -498,12 +551,14 @@ fn check(mut args: CheckArgs) -> u8 {
             eprintln!("error: cannot write baseline {}: {e}", path.display());
             return EXIT_ERROR;
         }
-        eprintln!(
-            "Wrote {} finding{} to the baseline {}.",
-            report.findings.len(),
-            if report.findings.len() == 1 { "" } else { "s" },
-            path.display()
-        );
+        if !args.quiet {
+            eprintln!(
+                "Wrote {} finding{} to the baseline {}.",
+                report.findings.len(),
+                if report.findings.len() == 1 { "" } else { "s" },
+                path.display()
+            );
+        }
         return if report.errors.is_empty() {
             EXIT_OK
         } else {
@@ -527,7 +582,11 @@ fn check(mut args: CheckArgs) -> u8 {
         width,
     };
     let written = emit_with(args.output.as_deref(), |out| {
-        report::write(&report, args.format, &render_opts, out)
+        if args.statistics {
+            report::statistics::write(&report, args.format == Format::Json, args.quiet, out)
+        } else {
+            report::write(&report, args.format, &render_opts, out)
+        }
     });
     if written.is_err() {
         return EXIT_ERROR;
@@ -546,6 +605,13 @@ fn check(mut args: CheckArgs) -> u8 {
         Some(t) if report.findings.iter().any(|f| f.severity >= t) => EXIT_FINDINGS,
         _ => EXIT_OK,
     }
+}
+
+/// `--format`'s value as the user types it.
+fn format_name(format: Format) -> String {
+    format
+        .to_possible_value()
+        .map_or_else(|| format!("{format:?}"), |v| v.get_name().to_string())
 }
 
 fn terminal_width() -> usize {

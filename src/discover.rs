@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use regex::bytes::Regex;
 
-use crate::resolve::FileError;
+use crate::resolve::{ErrorKind, FileError};
 
 /// One input to lint.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,6 +65,7 @@ pub fn discover(paths: &[PathBuf], limits: &Limits) -> (Vec<Input>, Vec<FileErro
         let name = display_name(path);
         match std::fs::metadata(path) {
             Err(e) => errors.push(FileError {
+                kind: ErrorKind::Input,
                 file: name,
                 line: 1,
                 column: 1,
@@ -81,6 +82,7 @@ pub fn discover(paths: &[PathBuf], limits: &Limits) -> (Vec<Input>, Vec<FileErro
                         Ok(e) => e,
                         Err(e) => {
                             errors.push(FileError {
+                                kind: ErrorKind::Input,
                                 file: name.clone(),
                                 line: 1,
                                 column: 1,

@@ -11,18 +11,22 @@ use sha2::{Digest, Sha256};
 use crate::config::{Config, Level, find_config_file};
 use crate::diagnostic::Diagnostic;
 use crate::discover::{Input, discover};
+use crate::fragments;
+use crate::inputs::{self, Excludes, Named, Origin, Source, Stdin};
 use crate::limits::Limits;
 use crate::model;
 use crate::report::{
-    DocumentOperation, Finding, LintedDocument, Report, ResolvedLabel, Suppressed, SuppressionKind,
-    UncheckedOperation, printable,
+    DocumentOperation, Finding, FragmentNote, LintedDocument, Report, ResolvedLabel,
+    SkippedDocument, Suppressed, SuppressionKind, UncheckedOperation, printable,
 };
 use crate::suppress::{self, Suppressions};
 use crate::timings::{Timings, timed};
 
 /// The rule that reports suppressions that silence nothing.
 const UNUSED: &str = "unused-suppression";
-use crate::resolve::{Bundle, FileError, Location, PointerCache, ResolveOptions, normalize};
+use crate::resolve::{
+    Bundle, ErrorKind, FileError, Location, PointerCache, ResolveOptions, normalize,
+};
 use crate::rules::{Context, check_each};
 use crate::source::SourceFile;
 
@@ -46,6 +50,10 @@ pub struct Options {
     /// Freeing millions of nodes is a tenth of the run time on a large spec, and a process about
     /// to exit need not pay it; with many documents, though, the trees would add up.
     pub skip_teardown: bool,
+    /// `--exclude`: documents not to lint (a configuration's `exclude:` adds its own).
+    pub exclude: Option<Excludes>,
+    /// `--stdin-filename`: the name and place of the document read from `-`.
+    pub stdin_filename: Option<PathBuf>,
     /// File size, nesting, alias and `$ref` fan-out limits.
     pub limits: Limits,
     /// `--allow-outside-root`: `$ref`s may read any local file.
@@ -76,130 +84,87 @@ pub fn run(
     let mut timings = Timings::default();
     let (inputs, mut errors) = timed(&mut timings.read, || discover(paths, &opts.limits));
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-    let named = inputs.iter().filter_map(|input| match input {
-        Input::File {
-            path,
-            explicit: true,
-            ..
-        } => Some(path.as_path()),
-        _ => None,
-    });
-    let resolve = resolve_options(named, paths.iter().filter(|p| p.is_dir()), &cwd, opts);
-
-    let mut stdin_file = None;
-    if inputs.contains(&Input::Stdin) {
-        let path = cwd.join("<stdin>");
-        let name = "<stdin>".to_string();
-        match timed(&mut timings.read, stdin) {
-            Ok(bytes) if opts.limits.too_large(bytes.len() as u64).is_some() => {
-                errors.push(FileError {
-                    file: name,
-                    line: 1,
-                    column: 1,
-                    message: format!(
-                        "standard input is over the limit of {} MiB (raise it with --max-file-size)",
-                        opts.limits.max_file_bytes / crate::limits::MIB
-                    ),
-                })
-            }
-            Ok(bytes) => match SourceFile::decode(path, name.clone(), bytes) {
-                Ok(f) => stdin_file = Some(f),
-                Err(e) => errors.push(FileError::unreadable(name, e)),
-            },
-            Err(e) => errors.push(FileError {
-                file: name,
-                line: 1,
-                column: 1,
-                message: e.to_string(),
-            }),
-        }
-    }
-
-    let mut sources: Vec<(SourceFile, bool)> = Vec::new();
-    let read_start = std::time::Instant::now();
-    let read: Vec<Result<(SourceFile, bool), FileError>> = inputs
-        .into_par_iter()
+    let stdin_name = opts.stdin_filename.as_deref().map(|f| cwd.join(f));
+    let named = inputs
+        .iter()
         .filter_map(|input| match input {
-            Input::Stdin => None,
             Input::File {
                 path,
-                name,
-                explicit,
-                bytes,
-            } => {
-                let abs = cwd.join(&path);
-                let abs = std::fs::canonicalize(&abs).unwrap_or_else(|_| normalize(&abs));
-                let file = match bytes {
-                    Some(bytes) => SourceFile::decode(abs, name.clone(), bytes),
-                    None => SourceFile::read(&abs, name.clone(), &opts.limits),
-                };
-                let explicit = explicit && !opts.skip_non_openapi;
-                Some(
-                    file.map(|f| (f, explicit))
-                        .map_err(|e| FileError::unreadable(name, e)),
-                )
-            }
+                explicit: true,
+                ..
+            } => Some(path.as_path()),
+            Input::Stdin => stdin_name.as_deref(),
+            _ => None,
         })
-        .collect();
+        .collect::<Vec<_>>();
+    let resolve = resolve_options(named, paths.iter().filter(|p| p.is_dir()), &cwd, opts);
+    let read_start = std::time::Instant::now();
+    let stdin = Stdin {
+        read: Box::new(stdin),
+        filename: opts.stdin_filename.as_deref(),
+    };
+    let sources = inputs::read(inputs, &cwd, &opts.limits, stdin, &mut errors);
     timings.read += read_start.elapsed();
-    for r in read {
-        match r {
-            Ok(s) => sources.push(s),
-            Err(e) => errors.push(e),
+
+    let mut report = Report::default();
+    let mut configs = Configs::new(&cwd, opts);
+    let mut plan = Plan::default();
+    let mut fragments = Vec::new();
+    for Source { file, origin } in sources {
+        let strict = match origin {
+            Origin::Named => match inputs::classify(&file, opts.skip_non_openapi) {
+                Named::Document { strict } => Strict {
+                    parse: strict,
+                    not_openapi: strict,
+                },
+                Named::Fragment => {
+                    fragments.push(file);
+                    continue;
+                }
+                Named::Skip => continue,
+            },
+            // Walked files look like OpenAPI documents: a parse error is worth reporting, a file
+            // that turns out not to be one is not.
+            Origin::Walked | Origin::ForFragment => Strict {
+                parse: true,
+                not_openapi: false,
+            },
+        };
+        plan.add(file, strict, &mut configs, &mut report, &mut errors);
+    }
+    if !fragments.is_empty() {
+        // As the user would name it, so that the documents found get names relative to it.
+        let search = opts.root.clone().unwrap_or_else(|| PathBuf::from("."));
+        let found = for_fragments(fragments, &search, &cwd, &plan, &resolve, opts, &mut errors);
+        report.fragments = found.notes;
+        for file in found.documents {
+            let strict = Strict {
+                parse: true,
+                not_openapi: false,
+            };
+            plan.add(file, strict, &mut configs, &mut report, &mut errors);
         }
     }
-    if let Some(f) = stdin_file {
-        sources.push((f, true));
-    }
-
-    // Each file's configuration, loaded once per configuration file, before the parallel part.
-    let mut configs: Vec<Config> = Vec::new();
-    let mut governed_by: HashMap<Option<PathBuf>, Governed> = HashMap::new();
-    let mut planned = Vec::new();
-    for (source, explicit) in sources {
-        let governed = match &opts.config {
-            Some(_) => Governed::Fixed,
-            None => {
-                let file = source.path.parent().and_then(find_config_file);
-                match governed_by.get(&file) {
-                    Some(g) => *g,
-                    None => {
-                        let g = match load_config(file.as_deref(), &cwd, opts) {
-                            Ok(c) => {
-                                configs.push(c);
-                                Governed::By(configs.len() - 1)
-                            }
-                            Err(errs) => {
-                                errors.extend(errs);
-                                Governed::Broken
-                            }
-                        };
-                        governed_by.insert(file, g);
-                        g
-                    }
-                }
-            }
-        };
-        planned.push((source, explicit, governed));
-    }
-    let jobs: Vec<(SourceFile, bool, &Config)> = planned
+    let jobs: Vec<(SourceFile, Strict, &Config)> = plan
+        .jobs
         .into_iter()
-        .filter_map(|(source, explicit, governed)| match governed {
-            Governed::Fixed => opts.config.as_ref().map(|c| (source, explicit, c)),
-            Governed::By(i) => Some((source, explicit, &configs[i])),
-            // Under a broken configuration the settings are unknown: not linted.
-            Governed::Broken => None,
+        .map(|(source, strict, governed)| {
+            let config = match governed {
+                Governed::Fixed => opts.config.as_ref().expect("--config is loaded"),
+                Governed::By(i) => &configs.loaded[i],
+                Governed::Broken(_) => unreachable!("not planned under a broken configuration"),
+            };
+            (source, strict, config)
         })
         .collect();
     let keep_trees = opts.skip_teardown && jobs.len() == 1;
     let results: Vec<FileResult> = jobs
         .into_par_iter()
-        .map(|(source, explicit, config)| {
-            lint_source(source, explicit, &resolve, config, opts, keep_trees)
+        .map(|(source, strict, config)| {
+            lint_source(source, strict, &resolve, config, opts, keep_trees)
         })
         .collect();
 
-    let mut report = Report::default();
     let mut seen = HashSet::new();
     let mut seen_suppressed = HashSet::new();
     for r in &results {
@@ -226,12 +191,244 @@ pub fn run(
     }
     sort_findings(&mut report.findings);
     report.documents.sort_by(|a, b| a.file.cmp(&b.file));
+    report.skipped.sort_by(|a, b| a.file.cmp(&b.file));
+    if report.files == 0 && errors.is_empty() && !quiet_when_empty(paths, opts) {
+        errors.push(nothing_found(paths, report.excluded));
+    }
     let mut seen_errors = HashSet::new();
     errors.retain(|e| seen_errors.insert((e.file.clone(), e.line, e.column, e.message.clone())));
     errors.sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
     report.errors = errors;
     report.timings = timings;
     report
+}
+
+/// How much a linted file's problems matter.
+#[derive(Debug, Clone, Copy)]
+struct Strict {
+    /// Invalid YAML or JSON is an error.
+    parse: bool,
+    /// A file that parses but is not an OpenAPI document is an error.
+    not_openapi: bool,
+}
+
+/// The documents to lint, each with its configuration.
+#[derive(Default)]
+struct Plan {
+    jobs: Vec<(SourceFile, Strict, Governed)>,
+    /// Canonical paths of the documents planned, so that none is linted twice.
+    paths: HashSet<PathBuf>,
+}
+
+impl Plan {
+    /// Plans `file` under its configuration, unless excluded, already planned, or governed by a
+    /// broken configuration (then it is listed as skipped).
+    fn add(
+        &mut self,
+        file: SourceFile,
+        strict: Strict,
+        configs: &mut Configs<'_>,
+        report: &mut Report,
+        errors: &mut Vec<FileError>,
+    ) {
+        if !self.paths.insert(file.path.clone()) {
+            return;
+        }
+        let governed = configs.governing(&file.path, errors);
+        let excluded = match governed {
+            Governed::Broken(ref config) => {
+                report.skipped.push(SkippedDocument {
+                    file: file.name.clone(),
+                    reason: format!("its configuration {config} has errors"),
+                });
+                return;
+            }
+            Governed::Fixed => configs
+                .opts
+                .config
+                .as_ref()
+                .is_some_and(|c| c.excludes(&file.path)),
+            Governed::By(i) => configs.loaded[i].excludes(&file.path),
+        };
+        if excluded
+            || configs
+                .opts
+                .exclude
+                .as_ref()
+                .is_some_and(|e| e.matches(&file.path))
+        {
+            report.excluded += 1;
+            return;
+        }
+        self.jobs.push((file, strict, governed));
+    }
+}
+
+/// What linting named fragments adds: the documents that reach them, and a note for each.
+struct ForFragments {
+    documents: Vec<SourceFile>,
+    notes: Vec<FragmentNote>,
+}
+
+/// Finds the documents under `search` that reach the named `fragments`. A fragment no document
+/// reaches is an error, unless in hook mode, where it may be any YAML file of the commit. A
+/// fragment that is not even valid YAML or JSON is an error as any named file is.
+fn for_fragments(
+    fragments: Vec<SourceFile>,
+    search: &Path,
+    cwd: &Path,
+    plan: &Plan,
+    resolve: &ResolveOptions,
+    opts: &Options,
+    errors: &mut Vec<FileError>,
+) -> ForFragments {
+    let hook = opts.skip_non_openapi;
+    let mut targets = Vec::new();
+    let mut names = Vec::new();
+    for f in fragments {
+        match f.parse(&opts.limits) {
+            Ok(_) => {
+                targets.push(f.path.clone());
+                names.push(f.name.clone());
+            }
+            Err(e) if !hook => errors.push(parse_error(&f, e)),
+            Err(_) => {}
+        }
+    }
+    let found = fragments::documents_reaching(&targets, search, cwd, resolve, &opts.limits);
+    let mut notes: Vec<FragmentNote> = names
+        .into_iter()
+        .map(|file| FragmentNote {
+            file,
+            documents: Vec::new(),
+        })
+        .collect();
+    let mut documents = Vec::new();
+    for reaching in found {
+        for &i in &reaching.reaches {
+            notes[i].documents.push(reaching.file.name.clone());
+        }
+        // A document the run lints anyway is noted, not linted twice.
+        if !plan.paths.contains(&reaching.file.path) {
+            documents.push(reaching.file);
+        }
+    }
+    for note in &mut notes {
+        note.documents.sort();
+    }
+    notes.retain(|note| {
+        if note.documents.is_empty() && !hook {
+            errors.push(FileError {
+                kind: ErrorKind::Input,
+                file: note.file.clone(),
+                line: 1,
+                column: 1,
+                message: format!(
+                    "not an OpenAPI document: no top-level `openapi` or `swagger` key, and no \
+                     OpenAPI document under {} reaches it through `$ref`",
+                    display_dir(search)
+                ),
+            });
+        }
+        !note.documents.is_empty()
+    });
+    documents.sort_by(|a, b| a.name.cmp(&b.name));
+    ForFragments { documents, notes }
+}
+
+/// `dir` as a user would write it: `.` for the working directory.
+fn display_dir(dir: &Path) -> String {
+    match crate::discover::display_name(dir) {
+        name if name.is_empty() => ".".to_string(),
+        name => name,
+    }
+}
+
+/// Whether a run that found no document is fine: a hook naming only files that are not OpenAPI.
+fn quiet_when_empty(paths: &[PathBuf], opts: &Options) -> bool {
+    opts.skip_non_openapi && paths.iter().all(|p| p.as_os_str() != "-" && !p.is_dir())
+}
+
+/// The error of a run whose paths hold no OpenAPI document: a wrong path in CI must not pass.
+fn nothing_found(paths: &[PathBuf], excluded: usize) -> FileError {
+    let shown: Vec<String> = paths
+        .iter()
+        .map(|p| crate::discover::display_name(p))
+        .collect();
+    let mut message = format!(
+        "no OpenAPI documents found in {} (looked for *.yaml, *.yml, *.json with an openapi or \
+         swagger key)",
+        shown.join(", ")
+    );
+    if excluded > 0 {
+        message.push_str(&format!(
+            "; {excluded} excluded by --exclude or a configuration's `exclude`"
+        ));
+    }
+    FileError {
+        kind: ErrorKind::Input,
+        file: shown.join(", "),
+        line: 1,
+        column: 1,
+        message,
+    }
+}
+
+fn parse_error(source: &SourceFile, e: crate::source::LoadError) -> FileError {
+    let at = source.line_col(e.span.start as usize);
+    FileError {
+        kind: ErrorKind::Input,
+        file: source.name.clone(),
+        line: at.line,
+        column: at.column,
+        message: e.message,
+    }
+}
+
+/// Each file's configuration, loaded once per configuration file.
+struct Configs<'o> {
+    cwd: &'o Path,
+    opts: &'o Options,
+    loaded: Vec<Config>,
+    by_file: HashMap<Option<PathBuf>, Governed>,
+}
+
+impl<'o> Configs<'o> {
+    fn new(cwd: &'o Path, opts: &'o Options) -> Self {
+        Configs {
+            cwd,
+            opts,
+            loaded: Vec::new(),
+            by_file: HashMap::new(),
+        }
+    }
+
+    /// The configuration governing the document at `path`; a broken one's errors go to `errors`
+    /// the first time it is met.
+    fn governing(&mut self, path: &Path, errors: &mut Vec<FileError>) -> Governed {
+        if self.opts.config.is_some() {
+            return Governed::Fixed;
+        }
+        let file = path.parent().and_then(find_config_file);
+        if let Some(g) = self.by_file.get(&file) {
+            return g.clone();
+        }
+        let g = match load_config(file.as_deref(), self.cwd, self.opts) {
+            Ok(c) => {
+                self.loaded.push(c);
+                Governed::By(self.loaded.len() - 1)
+            }
+            Err(errs) => {
+                let name = errs
+                    .first()
+                    .map_or_else(|| "--profile".to_string(), |e| e.file.clone());
+                errors.extend(errs);
+                Governed::Broken(name)
+            }
+        };
+        self.by_file.insert(file, g.clone());
+        g
+    }
 }
 
 /// Where `$ref`s may lead: the root (`--root`, or the working directory), plus the folders of
@@ -301,14 +498,14 @@ fn sort_key(f: &Finding) -> SortKey<'_> {
 }
 
 /// Which configuration a file is linted with.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 enum Governed {
     /// `Options::config`.
     Fixed,
     /// A loaded configuration, by index.
     By(usize),
-    /// Its configuration file has errors.
-    Broken,
+    /// Its configuration file (named) has errors.
+    Broken(String),
 }
 
 /// The configuration in `file`, or the defaults (with `--profile`) when there is none.
@@ -316,6 +513,7 @@ fn load_config(file: Option<&Path>, cwd: &Path, opts: &Options) -> Result<Config
     let Some(path) = file else {
         return Config::defaults(cwd.to_path_buf(), opts.profile.as_deref()).map_err(|message| {
             vec![FileError {
+                kind: ErrorKind::Input,
                 file: "--profile".to_string(),
                 line: 1,
                 column: 1,
@@ -327,6 +525,7 @@ fn load_config(file: Option<&Path>, cwd: &Path, opts: &Options) -> Result<Config
     Config::load(path, &name, opts.profile.as_deref()).map_err(|errs| {
         errs.into_iter()
             .map(|e| FileError {
+                kind: ErrorKind::Configuration,
                 file: e.file,
                 line: e.line,
                 column: e.column,
@@ -339,7 +538,7 @@ fn load_config(file: Option<&Path>, cwd: &Path, opts: &Options) -> Result<Config
 /// Lints one root document (and the files its `$ref`s reach).
 fn lint_source(
     source: SourceFile,
-    explicit: bool,
+    strict: Strict,
     resolve: &ResolveOptions,
     config: &Config,
     opts: &Options,
@@ -351,8 +550,9 @@ fn lint_source(
     if !crate::discover::is_spec_extension(&source.path)
         && !crate::discover::looks_like_root(source.text.as_bytes())
     {
-        if explicit {
+        if strict.not_openapi {
             result.errors.push(FileError {
+                kind: ErrorKind::Input,
                 file: source.name.clone(),
                 line: 1,
                 column: 1,
@@ -365,19 +565,16 @@ fn lint_source(
     let loaded = match timed(&mut result.timings.parse, || source.parse(&opts.limits)) {
         Ok(l) => l,
         Err(e) => {
-            let at = source.line_col(e.span.start as usize);
-            result.errors.push(FileError {
-                file: source.name.clone(),
-                line: at.line,
-                column: at.column,
-                message: e.message,
-            });
+            if strict.parse {
+                result.errors.push(parse_error(&source, e));
+            }
             return result;
         }
     };
     if let Err(e) = model::build::spec_version(&loaded.root) {
-        if explicit {
+        if strict.not_openapi {
             result.errors.push(FileError {
+                kind: ErrorKind::Input,
                 file: source.name.clone(),
                 line: 1,
                 column: 1,
@@ -421,6 +618,7 @@ fn lint_bundle(bundle: &Bundle, config: &Config, opts: &Options, result: &mut Fi
         Ok(api) => api,
         Err(e) => {
             result.errors.push(FileError {
+                kind: ErrorKind::Input,
                 file: bundle.file(Bundle::ROOT).source.name.clone(),
                 line: 1,
                 column: 1,

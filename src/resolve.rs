@@ -90,19 +90,31 @@ pub struct RefProblem {
     pub message: String,
 }
 
-/// A referenced file that could not be read or parsed.
+/// An input that could not be linted: a file that could not be read or parsed, a document past
+/// a limit, or a broken configuration, with where.
 #[derive(Debug, Clone)]
 pub struct FileError {
+    pub kind: ErrorKind,
     pub file: String,
     pub line: u32,
     pub column: u32,
     pub message: String,
 }
 
+/// What an error stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// An input (a document, a referenced file, standard input) could not be read or linted.
+    Input,
+    /// A configuration file has mistakes: the documents it governs were not linted.
+    Configuration,
+}
+
 impl FileError {
     /// Why `file` could not even be read or decoded.
     pub fn unreadable(file: String, e: crate::source::ReadError) -> Self {
         FileError {
+            kind: ErrorKind::Input,
             file,
             line: e.line,
             column: e.column,
@@ -271,6 +283,7 @@ impl Bundle {
         };
         let root = &self.file(Bundle::ROOT).source.name;
         FileError {
+            kind: ErrorKind::Input,
             file: root.clone(),
             line: 1,
             column: 1,
@@ -707,6 +720,7 @@ fn parse_file(source: SourceFile, limits: &Limits) -> Result<BundleFile, FileErr
         Err(e) => {
             let at = source.line_col(e.span.start as usize);
             Err(FileError {
+                kind: ErrorKind::Input,
                 file: name,
                 line: at.line,
                 column: at.column,

@@ -12,7 +12,7 @@ use crate::idempotency::{
 };
 use crate::lint::{self, Options};
 use crate::model::{self, Method, Operation};
-use crate::resolve::{Bundle, FileError, Location, normalize};
+use crate::resolve::{Bundle, ErrorKind, FileError, Location, normalize};
 use crate::rules::{json_patch_ops, meta, relative_change_evidence};
 use crate::source::{Node, SourceFile};
 
@@ -97,6 +97,7 @@ pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
     let name = crate::discover::display_name(path);
     let abs = std::fs::canonicalize(cwd.join(path)).unwrap_or_else(|_| normalize(&cwd.join(path)));
     let fail = |line, column, message| FileError {
+        kind: ErrorKind::Input,
         file: name.clone(),
         line,
         column,

@@ -97,7 +97,7 @@ const EXPECTED: &[(&str, i32, &[&str])] = &[
         "not-openapi.yaml",
         2,
         &[
-            "not-openapi.yaml:1:1: error[input] not an OpenAPI document: no top-level `openapi` or `swagger` key",
+            "not-openapi.yaml:1:1: error[input] not an OpenAPI document: no top-level `openapi` or `swagger` key, and no OpenAPI document under . reaches it through `$ref`",
         ],
     ),
     (

@@ -10,14 +10,16 @@ use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use super::{Settings, apply_profile};
 use crate::diagnostic::Severity;
 use crate::heuristics::lifetime;
+use crate::inputs::Excludes;
 use crate::source::{Node, SourceFile, Span};
 use crate::suggest::closest;
 
 /// The names a configuration file may have, looked for in this order.
 pub const CONFIG_NAMES: [&str; 2] = [".idemlint.yaml", ".idemlint.yml"];
 
-const TOP_KEYS: [&str; 9] = [
+const TOP_KEYS: [&str; 10] = [
     "extends",
+    "exclude",
     "rules",
     "key-headers",
     "key-fields",
@@ -65,6 +67,8 @@ pub struct Config {
     pub settings: Settings,
     pub levels: HashMap<String, Level>,
     pub overrides: Vec<Override>,
+    /// `exclude:`: documents under this configuration not to lint (globs relative to `dir`).
+    pub exclude: Option<Excludes>,
 }
 
 /// A mistake in a configuration file, where it is.
@@ -86,6 +90,7 @@ impl Config {
             settings: Settings::default(),
             levels: HashMap::new(),
             overrides: Vec::new(),
+            exclude: None,
         };
         config.profile =
             apply_profile(&config.profile, &mut config.settings, &mut config.levels)?.to_string();
@@ -143,6 +148,11 @@ impl Config {
         } else {
             Err(reader.errors)
         }
+    }
+
+    /// Whether `exclude:` leaves the document at `file` (absolute) out.
+    pub fn excludes(&self, file: &Path) -> bool {
+        self.exclude.as_ref().is_some_and(|e| e.matches(file))
     }
 
     /// The level the configuration gives `rule` for a finding in `file` (absolute) at
@@ -220,6 +230,7 @@ impl Reader<'_> {
             settings: Settings::default(),
             levels: HashMap::new(),
             overrides: Vec::new(),
+            exclude: None,
         };
         let Some(entries) = root.as_map() else {
             if !root.is_null() {
@@ -257,6 +268,9 @@ impl Reader<'_> {
         if let Some(rules) = root.get("rules") {
             let levels = self.levels(rules);
             config.levels.extend(levels);
+        }
+        if let Some(exclude) = root.get("exclude") {
+            config.exclude = self.exclude(exclude, &config.dir);
         }
         let s = &mut config.settings;
         for (key, target) in [
@@ -360,6 +374,28 @@ impl Reader<'_> {
             }
         }
         out
+    }
+
+    /// `exclude: [legacy/**, "*.draft.yaml"]`: globs relative to the configuration's folder.
+    fn exclude(&mut self, node: &Node, dir: &Path) -> Option<Excludes> {
+        let items: Vec<&Node> = match node.as_seq() {
+            Some(items) => items.iter().collect(),
+            None => vec![node],
+        };
+        let mut patterns = Vec::new();
+        for item in items {
+            match item.scalar_text().filter(|t| !t.is_empty()) {
+                Some(t) => match Excludes::new(dir.to_path_buf(), &[t.to_string()]) {
+                    Ok(_) => patterns.push(t.to_string()),
+                    Err(e) => self.error(item.span, e),
+                },
+                None => self.error(
+                    item.span,
+                    "`exclude` takes glob patterns, e.g. [legacy/**]".to_string(),
+                ),
+            }
+        }
+        Excludes::new(dir.to_path_buf(), &patterns).ok()
     }
 
     fn override_(&mut self, item: &Node) -> Option<Override> {

@@ -12,6 +12,10 @@ struct Json<'a> {
     errors: Vec<JsonError<'a>>,
     /// Operations no rule looked at: a part they need sits behind a `$ref` that was not loaded.
     unchecked: Vec<JsonUnchecked<'a>>,
+    /// Named fragments and the documents linted for them.
+    fragments: Vec<JsonFragment<'a>>,
+    /// Documents not linted because their configuration has errors.
+    skipped: Vec<JsonSkipped<'a>>,
     summary: Summary,
 }
 
@@ -58,6 +62,21 @@ struct JsonError<'a> {
     line: u32,
     column: u32,
     message: &'a str,
+    /// `input` or `configuration`.
+    kind: &'static str,
+}
+
+#[derive(Serialize)]
+struct JsonFragment<'a> {
+    file: &'a str,
+    /// The documents linted because they reach the fragment through `$ref`.
+    documents: &'a [String],
+}
+
+#[derive(Serialize)]
+struct JsonSkipped<'a> {
+    file: &'a str,
+    reason: &'a str,
 }
 
 #[derive(Serialize)]
@@ -68,6 +87,7 @@ struct Summary {
     errors: usize,
     suppressed: usize,
     unchecked: usize,
+    excluded: usize,
 }
 
 /// Streams the report to `out`: a report of many findings is never held whole in memory.
@@ -107,6 +127,26 @@ pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<(
                 line: e.line,
                 column: e.column,
                 message: &e.message,
+                kind: match e.kind {
+                    crate::resolve::ErrorKind::Input => "input",
+                    crate::resolve::ErrorKind::Configuration => "configuration",
+                },
+            })
+            .collect(),
+        fragments: report
+            .fragments
+            .iter()
+            .map(|f| JsonFragment {
+                file: &f.file,
+                documents: &f.documents,
+            })
+            .collect(),
+        skipped: report
+            .skipped
+            .iter()
+            .map(|d| JsonSkipped {
+                file: &d.file,
+                reason: &d.reason,
             })
             .collect(),
         unchecked: report
@@ -128,6 +168,7 @@ pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<(
             errors: report.errors.len(),
             suppressed: report.suppressed.len(),
             unchecked: report.unchecked(),
+            excluded: report.excluded,
         },
     };
     serde_json::to_writer_pretty(&mut *out, &json)?;

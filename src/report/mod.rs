@@ -7,6 +7,7 @@ mod json;
 mod junit;
 mod sarif;
 mod source_view;
+pub mod statistics;
 mod text;
 
 use std::borrow::Cow;
@@ -74,6 +75,20 @@ pub struct LintedDocument {
     pub unchecked: Vec<UncheckedOperation>,
 }
 
+/// A named fragment and the documents that reach it, which were linted for it.
+#[derive(Debug, Clone)]
+pub struct FragmentNote {
+    pub file: String,
+    pub documents: Vec<String>,
+}
+
+/// A document that was not linted because its configuration has errors.
+#[derive(Debug, Clone)]
+pub struct SkippedDocument {
+    pub file: String,
+    pub reason: String,
+}
+
 /// An operation no rule looked at, and why.
 #[derive(Debug, Clone)]
 pub struct UncheckedOperation {
@@ -132,6 +147,12 @@ pub struct Report {
     pub errors: Vec<FileError>,
     /// Every linted root document with its operations, in run order.
     pub documents: Vec<LintedDocument>,
+    /// Named fragments, with the documents linted for them.
+    pub fragments: Vec<FragmentNote>,
+    /// Documents not linted because their configuration has errors.
+    pub skipped: Vec<SkippedDocument>,
+    /// Documents left out by `--exclude` or a configuration's `exclude`.
+    pub excluded: usize,
     pub files: usize,
     pub operations: usize,
     /// Where the time went (`--timings`).
@@ -253,11 +274,43 @@ pub fn summary_line(report: &Report) -> String {
     if !report.suppressed.is_empty() {
         line.push_str(&format!(" {} suppressed.", report.suppressed.len()));
     }
-    if !report.errors.is_empty() {
+    if report.excluded > 0 {
         line.push_str(&format!(
-            " {} could not be linted.",
-            plural(report.errors.len(), "input")
+            " {} excluded.",
+            plural(report.excluded, "document")
         ));
     }
-    line
+    let configuration = report
+        .errors
+        .iter()
+        .filter(|e| e.kind == crate::resolve::ErrorKind::Configuration)
+        .count();
+    let inputs = report.errors.len() - configuration;
+    if inputs > 0 {
+        line.push_str(&format!(
+            " {} could not be linted.",
+            plural(inputs, "input")
+        ));
+    }
+    if configuration > 0 {
+        line.push_str(&format!(
+            " {} in configuration files: {} not linted.",
+            plural(configuration, "error"),
+            plural(report.skipped.len(), "document")
+        ));
+    }
+    // Which documents were linted for named fragments, before the counts.
+    let mut notes = String::new();
+    for note in &report.fragments {
+        let (documents, verb) = match note.documents.as_slice() {
+            [one] => (one.clone(), "reaches"),
+            [init @ .., last] => (format!("{} and {last}", init.join(", ")), "reach"),
+            [] => continue,
+        };
+        notes.push_str(&format!(
+            "{} is a fragment: linted {documents}, which {verb} it through $ref.\n",
+            note.file
+        ));
+    }
+    notes + &line
 }

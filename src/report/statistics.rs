@@ -1,0 +1,87 @@
+//! `--statistics`: how many findings each rule has, most first, instead of the findings (as
+//! ruff's `--statistics` does): where to start on a large API.
+
+use serde::Serialize;
+
+use super::{Report, summary_line};
+use crate::diagnostic::Severity;
+
+/// One rule's count, at one severity (configuration may set a rule's severity per file).
+#[derive(Serialize)]
+struct Row {
+    rule: &'static str,
+    severity: &'static str,
+    count: usize,
+    summary: &'static str,
+}
+
+fn rows(report: &Report) -> Vec<Row> {
+    let mut counts: std::collections::HashMap<(&'static str, Severity), usize> = Default::default();
+    for f in &report.findings {
+        *counts.entry((f.rule, f.severity)).or_default() += 1;
+    }
+    let mut rows: Vec<Row> = counts
+        .into_iter()
+        .map(|((rule, severity), count)| Row {
+            rule,
+            severity: severity.as_str(),
+            count,
+            summary: crate::rules::meta(rule).summary.as_str(),
+        })
+        .collect();
+    // Most first; ties by severity (worst first), then by id, so the order never varies.
+    rows.sort_by(|a, b| {
+        b.count
+            .cmp(&a.count)
+            .then_with(|| severity_rank(b.severity).cmp(&severity_rank(a.severity)))
+            .then_with(|| a.rule.cmp(b.rule))
+    });
+    rows
+}
+
+fn severity_rank(s: &str) -> u8 {
+    match s {
+        "error" => 2,
+        "warning" => 1,
+        _ => 0,
+    }
+}
+
+/// Writes the table (or, with `json`, an array of `{rule, severity, count, summary}`); the
+/// summary line follows the table unless `quiet`.
+pub fn write(
+    report: &Report,
+    json: bool,
+    quiet: bool,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let rows = rows(report);
+    if json {
+        serde_json::to_writer_pretty(&mut *out, &rows)?;
+        return out.write_all(b"\n");
+    }
+    let count_width = rows
+        .iter()
+        .map(|r| r.count.to_string().len())
+        .max()
+        .unwrap_or(1);
+    let rule_width = rows.iter().map(|r| r.rule.len()).max().unwrap_or(0);
+    for e in &report.errors {
+        writeln!(
+            out,
+            "{}:{}:{}: error[input] {}",
+            e.file, e.line, e.column, e.message
+        )?;
+    }
+    for r in &rows {
+        writeln!(
+            out,
+            "{:>count_width$}  {:<7}  {:<rule_width$}  {}",
+            r.count, r.severity, r.rule, r.summary
+        )?;
+    }
+    if !quiet {
+        writeln!(out, "{}", summary_line(report))?;
+    }
+    Ok(())
+}
