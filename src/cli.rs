@@ -621,3 +621,78 @@ fn terminal_width() -> usize {
         .filter(|&w: &usize| w >= 40)
         .unwrap_or(100)
 }
+
+/// The README's usage block: every subcommand with every option, as `--help` knows them, so the
+/// README cannot fall behind the command line (`tests/docs.rs` compares them).
+pub fn synopsis() -> String {
+    use clap::CommandFactory;
+    const WIDTH: usize = 100;
+    let cli = Cli::command();
+    let mut out = String::new();
+    for cmd in cli.get_subcommands() {
+        let name = cmd.get_name();
+        if name == "help" {
+            continue;
+        }
+        let lead = format!("idemlint {name} ");
+        let mut words: Vec<String> = Vec::new();
+        for arg in cmd.get_positionals() {
+            let value = arg
+                .get_value_names()
+                .and_then(|v| v.first())
+                .map_or_else(|| arg.get_id().to_string(), |v| v.to_string());
+            let many = matches!(arg.get_num_args(), Some(r) if r.max_values() > 1);
+            let word = format!("{value}{}", if many { "..." } else { "" });
+            words.push(if arg.is_required_set() {
+                format!("<{word}>")
+            } else {
+                format!("[{word}]")
+            });
+        }
+        for arg in cmd.get_opts().chain(cmd.get_arguments().filter(|a| {
+            a.get_long().is_some() && !a.get_action().takes_values() && a.get_id() != "help"
+        })) {
+            let Some(long) = arg.get_long() else { continue };
+            if long == "help" {
+                continue;
+            }
+            let flag = match arg.get_short() {
+                Some(short) => format!("-{short}/--{long}"),
+                None => format!("--{long}"),
+            };
+            let values: Vec<String> = arg
+                .get_possible_values()
+                .iter()
+                .filter(|v| !v.is_hide_set())
+                .map(|v| v.get_name().to_string())
+                .collect();
+            let word = if !arg.get_action().takes_values() {
+                flag
+            } else if !values.is_empty() {
+                format!("{flag} {}", values.join("|"))
+            } else {
+                let value = arg
+                    .get_value_names()
+                    .and_then(|v| v.first())
+                    .map_or_else(|| "VALUE".to_string(), |v| v.to_string());
+                format!("{flag} {value}")
+            };
+            if !words.contains(&format!("[{word}]")) {
+                words.push(format!("[{word}]"));
+            }
+        }
+        let mut line = lead.clone();
+        for word in words {
+            if line.len() > lead.len() && line.len() + 1 + word.len() > WIDTH {
+                out.push_str(line.trim_end());
+                out.push('\n');
+                line = " ".repeat(lead.len());
+            }
+            line.push_str(&word);
+            line.push(' ');
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}

@@ -114,3 +114,157 @@ fn readme_rule_table_is_generated_from_the_docs() {
         "README's rule table is stale: run `IDEMLINT_UPDATE_README=1 cargo test --test docs`"
     );
 }
+
+/// The text between `<!-- {name}:begin ... -->` and `<!-- {name}:end -->` in README.md, checked
+/// against `generated` (or written, with `IDEMLINT_UPDATE_README=1`).
+fn readme_block(name: &str, generated: &str) {
+    let begin = format!("<!-- {name}:begin");
+    let end_marker = format!("<!-- {name}:end -->");
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let start = readme
+        .find(&begin)
+        .unwrap_or_else(|| panic!("README has the {name}:begin marker"));
+    let start = start + readme[start..].find('\n').unwrap() + 1;
+    let end = readme
+        .find(&end_marker)
+        .unwrap_or_else(|| panic!("README has the {name}:end marker"));
+    if std::env::var_os("IDEMLINT_UPDATE_README").is_some() {
+        let updated = format!("{}{generated}{}", &readme[..start], &readme[end..]);
+        std::fs::write("README.md", updated).unwrap();
+        return;
+    }
+    assert_eq!(
+        &readme[start..end],
+        generated,
+        "README's {name} block is stale: run `IDEMLINT_UPDATE_README=1 cargo test --test docs`"
+    );
+}
+
+#[test]
+fn readme_usage_block_matches_the_command_line() {
+    readme_block("usage", &format!("```\n{}```\n", idemlint::cli::synopsis()));
+}
+
+/// Every option `idemlint check --help` prints is explained in the README's option table.
+#[test]
+fn readme_explains_every_option_of_check() {
+    let help = std::process::Command::new(env!("CARGO_BIN_EXE_idemlint"))
+        .args(["check", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let table: Vec<&str> = readme.lines().filter(|l| l.starts_with("| `")).collect();
+    let mut missing = Vec::new();
+    for line in help.lines() {
+        let line = line.trim_start();
+        let Some(flag) = line
+            .split(", ")
+            .last()
+            .and_then(|l| l.strip_prefix("--"))
+            .map(|l| l.split([' ', '<']).next().unwrap())
+        else {
+            continue;
+        };
+        if flag == "help" || !line.starts_with('-') {
+            continue;
+        }
+        let flag = format!("`--{flag}");
+        if !table.iter().any(|row| row.contains(&flag)) {
+            missing.push(flag);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "README's option table lacks {missing:?}"
+    );
+}
+
+/// Every field path of a JSON value (`findings[].operation.method`); arrays by their items.
+fn field_paths(v: &serde_json::Value, at: &str, out: &mut std::collections::BTreeSet<String>) {
+    match v {
+        serde_json::Value::Object(map) => {
+            for (k, v) in map {
+                let path = if at.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{at}.{k}")
+                };
+                out.insert(path.clone());
+                field_paths(v, &path, out);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for item in items {
+                field_paths(item, &format!("{at}[]"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The README's JSON example has the fields of a real report, no more, no fewer.
+#[test]
+fn readme_json_example_has_the_fields_of_a_real_report() {
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let start = readme.find("```jsonc\n").unwrap() + "```jsonc\n".len();
+    let end = start + readme[start..].find("```").unwrap();
+    // Comments follow the values on their lines; no string here holds `//`.
+    let example: String = readme[start..end]
+        .lines()
+        .map(|l| l.split(" //").next().unwrap())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let example: serde_json::Value = serde_json::from_str(&example).unwrap();
+
+    // A run with something in every part of the report.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let files = [
+        (
+            "api/openapi.yaml",
+            "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    post:\n      \
+             parameters: [{$ref: 'https://example.com/common.yaml#/Key'}]\n      \
+             responses: {'201': {description: ok}}\n  /b:\n    $ref: 'paths/b.yaml'\n",
+        ),
+        (
+            "api/paths/b.yaml",
+            "post:\n  operationId: b\n  responses: {'201': {description: ok}}\n",
+        ),
+        (
+            "legacy/api.yaml",
+            "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n",
+        ),
+        ("legacy/.idemlint.yaml", "rulez: {}\n"),
+    ];
+    for (name, text) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_idemlint"))
+        .current_dir(dir.path())
+        .args([
+            "check",
+            "api/paths/b.yaml",
+            "legacy/api.yaml",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    let real: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for part in ["findings", "errors", "unchecked", "fragments", "skipped"] {
+        assert!(
+            !real[part].as_array().unwrap().is_empty(),
+            "the run has {part}: {real:#}"
+        );
+    }
+    let (mut documented, mut produced) = Default::default();
+    field_paths(&example, "", &mut documented);
+    field_paths(&real, "", &mut produced);
+    assert_eq!(
+        documented, produced,
+        "README's JSON example and a real report"
+    );
+}
