@@ -1,12 +1,12 @@
 //! Turning findings into output: `text` (miette), `concise` and `json`.
 
 mod concise;
+mod excerpt;
 mod github;
 mod gitlab;
 mod json;
 mod junit;
 mod sarif;
-mod source_view;
 mod text;
 
 use std::borrow::Cow;
@@ -15,8 +15,6 @@ use std::sync::Arc;
 use crate::diagnostic::{OpRef, Severity};
 use crate::resolve::FileError;
 use crate::source::{SourceFile, Span};
-
-pub use source_view::SourceView;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
