@@ -1,6 +1,7 @@
-//! Rendering as a user sees it: findings at any span, with labels, in every format, and long
-//! source lines cut in `text`.
+//! Rendering as a user sees it: findings at any span, with labels, in every format; long source
+//! lines cut in `text`; colour in `concise`.
 
+use assert_cmd::Command;
 use idemlint::report::{Format, RenderOptions, render};
 
 #[path = "support/span_findings.rs"]
@@ -119,4 +120,86 @@ fn a_label_70_000_columns_along_the_line() {
         },
     );
     assert!(text.contains("label 0.0 at spec.json:1:69991\n"), "{text}");
+}
+
+fn idemlint() -> Command {
+    let mut cmd = Command::cargo_bin("idemlint").unwrap();
+    cmd.env_remove("NO_COLOR").env_remove("COLUMNS");
+    cmd
+}
+
+const GOOD: &str = "fixtures/hostile/good.yaml";
+
+#[test]
+fn concise_is_coloured_like_rustc_when_asked() {
+    let out = idemlint()
+        .args(["check", GOOD, "--format", "concise", "--color", "always"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let out = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.starts_with(
+            "\u{1b}[1mfixtures/hostile/good.yaml:5:5:\u{1b}[0m \u{1b}[1;31merror[missing-idempotency-key]\u{1b}[0m POST /a has no idempotency key"
+        ),
+        "{out:?}"
+    );
+    assert!(
+        out.ends_with("\nFound 1 problem (1 error) in 1 file (1 operation).\n"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn concise_has_no_colour_when_not_asked_or_piped() {
+    for args in [&["--color", "never"][..], &[]] {
+        let out = idemlint()
+            .args(["check", GOOD, "--format", "concise"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8(out.stdout).unwrap(),
+            "fixtures/hostile/good.yaml:5:5: error[missing-idempotency-key] POST /a has no idempotency key: a retried request may be processed twice\nFound 1 problem (1 error) in 1 file (1 operation).\n",
+            "{args:?}"
+        );
+    }
+}
+
+/// Warnings are yellow and infos cyan, as rustc and clippy print them.
+#[test]
+fn concise_colours_each_severity() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("spec.yaml"),
+        "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    patch:\n      parameters: [{name: Idempotency-Key, in: header, schema: {type: string, maxLength: 64}}]\n      responses: {'200': {description: ok}}\n",
+    )
+    .unwrap();
+    let out = idemlint()
+        .current_dir(dir.path())
+        .args([
+            "check",
+            "spec.yaml",
+            "--format",
+            "concise",
+            "--color",
+            "always",
+        ])
+        .args(["--fail-on", "never"])
+        .output()
+        .unwrap();
+    let out = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.contains(
+            "\u{1b}[1mspec.yaml:6:21:\u{1b}[0m \u{1b}[1;36minfo[idempotency-key-optional]\u{1b}[0m idempotency key header"
+        ),
+        "{out:?}"
+    );
+    assert!(
+        out.contains(
+            "\u{1b}[1mspec.yaml:6:21:\u{1b}[0m \u{1b}[1;33mwarning[undocumented-key-ttl]\u{1b}[0m idempotency key"
+        ),
+        "{out:?}"
+    );
+    assert!(!out.contains("\u{1b}[1;31m"), "no error, no red: {out:?}");
 }

@@ -147,7 +147,7 @@ pub fn write(
         Format::Text => return text::write(report, opts, out),
         Format::Json => return json::write(report, out),
         Format::Sarif => return sarif::write(report, out),
-        Format::Concise => concise::render(report),
+        Format::Concise => concise::render(report, opts),
         Format::Github => github::render(report),
         Format::Junit => junit::render(report),
         Format::Gitlab => gitlab::render(report),
