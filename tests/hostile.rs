@@ -497,3 +497,371 @@ fn a_100_mb_spec_is_linted_in_bounded_memory() {
         eprintln!("peak memory of the largest child: {} MiB", peak >> 20);
     }
 }
+
+// Long lines: minified vendor specs put a whole API on one line, so a finding's span and its
+// labels can lie millions of columns apart. Each renderer must stay within its formatter's
+// limits (Rust's padding stops at 65,535 columns) and `text` must print a bounded window.
+
+const FORMATS: [&str; 7] = [
+    "text", "concise", "json", "sarif", "github", "junit", "gitlab",
+];
+
+/// Characters a line of `text` output may hold: a 240-column window of source, its `…` marks
+/// and the gutter (messages wrap at the 100 columns these runs are given).
+const MAX_TEXT_LINE: usize = 280;
+
+/// Runs `idemlint check ARGS` in `dir` as at a 100-column terminal, piped; no run may panic.
+fn run_in(dir: &Path, args: &[&str]) -> (i32, String) {
+    let out: Output = Command::cargo_bin("idemlint")
+        .unwrap()
+        .current_dir(dir)
+        .env("COLUMNS", "100")
+        .env_remove("NO_COLOR")
+        .arg("check")
+        .args(args)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    assert_eq!(stderr, "", "{args:?}");
+    let code = out.status.code().expect("exited, not killed by a signal");
+    (code, String::from_utf8(out.stdout).expect("UTF-8 output"))
+}
+
+/// Whether `format` output reports a finding at `file:line:col` (GitLab gives lines only).
+fn reports_at(format: &str, out: &str, file: &str, line: u64, col: u64) -> bool {
+    let json = || serde_json::from_str::<serde_json::Value>(out).expect("valid JSON");
+    match format {
+        "text" => out.contains(&format!("╭─[{file}:{line}:{col}]")),
+        "concise" => {
+            out.contains(&format!("\n{file}:{line}:{col}: "))
+                || out.starts_with(&format!("{file}:{line}:{col}: "))
+        }
+        "github" => out.contains(&format!("file={file},line={line},col={col},")),
+        "junit" => out.contains(&format!(">{file}:{line}:{col}: ")),
+        "json" => json()["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["file"] == file && f["line"] == line && f["column"] == col),
+        "sarif" => json()["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| {
+                let at = &r["locations"][0]["physicalLocation"];
+                at["artifactLocation"]["uri"] == file
+                    && at["region"]["startLine"] == line
+                    && at["region"]["startColumn"] == col
+            }),
+        "gitlab" => json()
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["location"]["path"] == file && f["location"]["lines"]["begin"] == line),
+        _ => unreachable!("{format}"),
+    }
+}
+
+/// The one-based column of the first `needle` on a one-line ASCII text.
+fn column_of(text: &str, needle: &str) -> u64 {
+    text.find(needle).unwrap_or_else(|| panic!("{needle}")) as u64 + 1
+}
+
+/// Runs every format on `file` in `dir`: exit 1 (`--fail-on warning`), each finding of `at`
+/// reported at its line and column, and `text` lines bounded. Returns the `text` output.
+fn every_format(dir: &Path, file: &str, at: &[(u64, u64)]) -> String {
+    let mut text = String::new();
+    for format in FORMATS {
+        let (code, out) = run_in(
+            dir,
+            &[
+                file,
+                "--format",
+                format,
+                "--fail-on",
+                "warning",
+                "--color",
+                "never",
+            ],
+        );
+        assert_eq!(code, 1, "{file} as {format}");
+        for &(line, col) in at {
+            assert!(
+                reports_at(format, &out, file, line, col),
+                "{file} as {format}: nothing at {line}:{col}"
+            );
+        }
+        if format == "text" {
+            text = out;
+        }
+    }
+    for line in text.lines() {
+        assert!(
+            line.chars().count() <= MAX_TEXT_LINE,
+            "{file}: a line of {} characters: {line}",
+            line.chars().count()
+        );
+    }
+    text
+}
+
+/// The report that crashed every minified vendor spec (miette padded by column, and Rust's
+/// formatter stops at 65,535): a PATCH whose relative change sits 70,000 columns to the right.
+#[test]
+fn a_label_far_along_a_minified_line_is_a_note_not_a_crash() {
+    let spec = format!(
+        r##"{{"openapi":"3.0.3","info":{{"title":"t","version":"1"}},"paths":{{"/accounts/{{id}}":{{"patch":{{"parameters":[{{"name":"id","in":"path","required":true,"schema":{{"type":"string"}}}}],"requestBody":{{"content":{{"application/json":{{"schema":{{"$ref":"#/components/schemas/Account"}}}}}}}},"responses":{{"200":{{"description":"ok"}}}}}}}}}},"components":{{"schemas":{{"Filler":{{"type":"object","description":"{}"}},"Account":{{"type":"object","properties":{{"balance_delta":{{"type":"integer"}}}}}}}}}}}}"##,
+        "x".repeat(70_000)
+    );
+    let dir = folder(&[("repro.json", spec.as_bytes())]);
+    let text = every_format(dir.path(), "repro.json", &[(1, 82)]);
+    assert_eq!(column_of(&spec, "\"balance_delta\""), 70_427);
+    assert_eq!(
+        text,
+        r##"incremental-update
+
+  ⚠ PATCH /accounts/{id} sends a relative change (property `balance_delta`) without an idempotency
+  │ key or If-Match: a retry applies it twice
+   ╭─[repro.json:1:82]
+ 1 │ {"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/accounts/{id}":{"patch":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"string"}}],"requestBody":{"content":{"application/json":{"schema":{"$ref":"#/…
+   ·                                                                                  ───────
+   ╰────
+  help: send the absolute target value instead (e.g. the new balance), or require an `Idempotency-
+        Key` header, or an `If-Match` precondition
+        relative change at repro.json:1:70427
+
+Found 1 problem (1 warning) in 1 file (1 operation).
+"##
+    );
+}
+
+/// A span and its labels millions of columns apart, on both sides; a label near the span is
+/// still drawn, on a window of the line cut at both ends.
+#[test]
+fn spans_and_labels_millions_of_columns_apart() {
+    let spec = format!(
+        r##"{{"openapi":"3.0.3","info":{{"title":"t","version":"1"}},"paths":{{"/a/{{id}}":{{"patch":{{"x-k":1,"description":"{}","x-k":2,"requestBody":{{"content":{{"application/json":{{"schema":{{"$ref":"#/components/schemas/Delta"}}}}}}}},"responses":{{"200":{{"description":"ok"}}}}}},"post":{{"requestBody":{{"content":{{"application/json":{{"schema":{{"type":"object","properties":{{"total_delta":{{"type":"integer"}}}}}}}}}}}},"responses":{{"201":{{"description":"ok"}}}},"description":"{}"}}}}}},"components":{{"schemas":{{"Filler":{{"description":"{}"}},"Delta":{{"type":"object","properties":{{"balance_delta":{{"type":"integer"}}}}}}}}}}}}"##,
+        "y".repeat(2_000_000),
+        "z".repeat(1_000_000),
+        "x".repeat(3_000_000),
+    );
+    let dir = folder(&[("far.json", spec.as_bytes())]);
+    let patch = column_of(&spec, "\"patch\"");
+    let second = spec.rfind("\"x-k\"").unwrap() as u64 + 1;
+    let post = column_of(&spec, "\"post\"");
+    let text = every_format(
+        dir.path(),
+        "far.json",
+        &[(1, patch), (1, second), (1, post)],
+    );
+    // The duplicate's first occurrence is 2 million columns left of it, the PATCH's relative
+    // change 6 million to the right: notes, with their place.
+    let first = column_of(&spec, "\"x-k\"");
+    let delta = column_of(&spec, "\"balance_delta\"");
+    assert!(second - first > 2_000_000 && delta - patch > 6_000_000);
+    assert!(
+        text.contains(&format!("first defined here at far.json:1:{first}\n")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("relative change at far.json:1:{delta}\n")),
+        "{text}"
+    );
+    // The POST's relative change sits a hundred columns after its key: drawn, on a window that
+    // starts and ends with a cut.
+    assert!(
+        text.contains(
+            r#" 1 │ …chemas/Delta"}}}},"responses":{"200":{"description":"ok"}}},"post":{"requestBody":{"content":{"application/json":{"schema":{"type":"object","properties":{"total_delta":{"type":"integer"}}}}}},"responses":{"201":{"description":"ok"}},"descri…
+   ·                                                              ──────                                                                                        ──────┬──────
+   ·                                                                 │                                                                                                ╰── relative change
+"#
+        ),
+        "{text}"
+    );
+}
+
+/// A megabyte on one line of YAML, as the line of a span and as a context line: each shows a
+/// window of 240 columns, cut with `…`; a span longer than the window (a 6,000-column mapping)
+/// is underlined to the cut; a label far along the line is a note.
+#[test]
+fn a_1_mb_yaml_line_is_cut_around_the_span() {
+    let x = "x".repeat(1_000_000);
+    let params: Vec<String> = (0..300).map(|k| format!("p{k}: {{name: p{k}}}")).collect();
+    let line5 = format!(
+        "    post: {{description: \"{x}\", x-dup: 1, responses: {{'201': {{description: ok}}}}, x-dup: 2}}"
+    );
+    let line7 = format!(
+        "    patch: {{parameters: {{{}}}, requestBody: {{content: {{application/json: {{schema: {{type: object, description: \"{x}\", properties: {{balance_delta: {{type: integer}}}}}}}}}}}}, responses: {{'200': {{description: ok}}}}}}",
+        params.join(", ")
+    );
+    let spec = format!(
+        "openapi: 3.0.3\ninfo: {{title: t, version: '1', description: \"{x}\"}}\npaths:\n  /a:\n{line5}\n  /b:\n{line7}\n"
+    );
+    let dir = folder(&[("long.yaml", spec.as_bytes())]);
+    let text = every_format(
+        dir.path(),
+        "long.yaml",
+        &[(5, 5), (5, 1_000_078), (7, 5), (7, 25)],
+    );
+    // The second `x-dup` is the span: the window starts 60 columns before it, and line 7 is
+    // cut at the same place.
+    let dup = line5.rfind("x-dup").unwrap();
+    let head5 = format!("{}…", &line5[..240]);
+    let head7 = format!("{}…", &line7[..240]);
+    let tail5 = &line5[dup - 60..];
+    let mid7 = format!("…{}…", &line7[dup - 60..dup + 180]);
+    let delta = line7.find("balance_delta").unwrap() + 1;
+    let expected = format!(
+        "missing-idempotency-key
+
+  × POST /a has no idempotency key: a retried request may be processed twice
+   ╭─[long.yaml:5:5]
+ 3 │ paths:
+ 4 │   /a:
+ 5 │ {head5}
+   ·     ────
+ 6 │   /b:
+ 7 │ {head7}
+   ╰────
+  help: add a required `Idempotency-Key` header parameter (a client-generated UUID) and document
+        how long keys are kept; if duplicates are harmless here, say so with `x-idempotency:
+        false`
+
+duplicate-key
+
+  × key `x-dup` appears twice in this mapping (first at line 5, column 1000029)
+   ╭─[long.yaml:5:1000078]
+ 3 │ paths:
+ 4 │   /a:
+ 5 │ …{tail5}
+   ·             ──┬──                                            ─────
+   ·               ╰── first defined here
+ 6 │   /b:
+ 7 │ {mid7}
+   ╰────
+  help: remove one of them: tools disagree on which one wins
+
+incremental-update
+
+  ⚠ PATCH /b sends a relative change (property `balance_delta`) without an idempotency key or If-
+  │ Match: a retry applies it twice
+   ╭─[long.yaml:7:5]
+ 5 │ {head5}
+ 6 │   /b:
+ 7 │ {head7}
+   ·     ─────
+   ╰────
+  help: send the absolute target value instead (e.g. the new balance), or require an `Idempotency-
+        Key` header, or an `If-Match` precondition
+        relative change at long.yaml:7:{delta}
+
+invalid-structure
+
+  × `parameters` must be a sequence, not a mapping; idemlint skips it
+   ╭─[long.yaml:7:25]
+ 5 │ {head5}
+ 6 │   /b:
+ 7 │ {head7}
+   ·                         {underline}
+   ╰────
+
+Found 4 problems (3 errors, 1 warning) in 1 file (2 operations).
+",
+        underline = "─".repeat(240 - 24 + 1),
+    );
+    assert_eq!(text, expected);
+}
+
+/// One line of JSON of `size` bytes or a little more: `n` paths of a PATCH and a POST each, the
+/// PATCH sending a relative change; for even paths through a `$ref` to the last schema of the
+/// file (tens of millions of columns away), for odd ones inline, a hundred columns after the
+/// PATCH; every tenth path's PATCH has its `parameters` as a 4,000-column mapping (an
+/// `invalid-structure` span longer than any window). Returns the text and `n`.
+fn minified_spec(size: usize) -> (String, usize) {
+    use std::fmt::Write;
+    let filler = "x".repeat(9_000);
+    let list = r#"[{"name":"id","in":"path","required":true,"schema":{"type":"string"}}]"#;
+    let mapping = format!(
+        "{{{}}}",
+        (0..120)
+            .map(|k| format!(r#""p{k}":{{"name":"p{k}","in":"query"}}"#))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let mut s = String::with_capacity(size + 20_000);
+    s.push_str(r#"{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"#);
+    let mut n = 0;
+    while s.len() < size {
+        if n > 0 {
+            s.push(',');
+        }
+        let schema = if n % 2 == 0 {
+            r##"{"$ref":"#/components/schemas/Delta"}"##
+        } else {
+            r#"{"type":"object","properties":{"balance_delta":{"type":"integer"}}}"#
+        };
+        let params = if n % 10 == 3 { &mapping } else { list };
+        write!(
+            s,
+            r#""/r{n}/{{id}}":{{"patch":{{"parameters":{params},"requestBody":{{"content":{{"application/json":{{"schema":{schema}}}}}}},"responses":{{"200":{{"description":"ok"}}}},"description":"{filler}"}},"post":{{"responses":{{"201":{{"description":"ok"}}}}}}}}"#
+        )
+        .unwrap();
+        n += 1;
+    }
+    s.push_str(r#"},"components":{"schemas":{"Delta":{"type":"object","properties":{"balance_delta":{"type":"integer"}}}}}}"#);
+    (s, n)
+}
+
+/// A minified 50 MB spec with thousands of findings: every format reports them all, and `text`
+/// draws each in a bounded window (near labels drawn, far ones as notes) with exit 1.
+#[test]
+fn a_50_mb_single_line_spec_renders_in_every_format() {
+    let (spec, n) = minified_spec(50_000_000);
+    let dir = folder(&[("big.json", spec.as_bytes())]);
+    drop(spec);
+    let invalid = (0..n).filter(|i| i % 10 == 3).count();
+    let drawn = (0..n).filter(|i| i % 2 == 1 && i % 10 != 3).count();
+    let findings = 2 * n + invalid;
+    let summary = format!(
+        "Found {findings} problems ({} errors, {n} warnings) in 1 file ({} operations).\n",
+        n + invalid,
+        2 * n
+    );
+    for format in FORMATS {
+        let (code, out) = run_in(
+            dir.path(),
+            &["big.json", "--format", format, "--color", "never"],
+        );
+        assert_eq!(code, 1, "{format}");
+        let count = |needle: &str| out.matches(needle).count();
+        let json = || serde_json::from_str::<serde_json::Value>(&out).expect("valid JSON");
+        match format {
+            "text" => {
+                assert!(out.ends_with(&summary), "{}", &out[out.len() - 300..]);
+                assert_eq!(count("\n  × POST /r"), n);
+                assert_eq!(count("\n  × `parameters` must be a sequence"), invalid);
+                assert_eq!(count("╰── relative change\n"), drawn);
+                assert_eq!(count("        relative change at big.json:1:"), n - drawn);
+                for line in out.lines() {
+                    assert!(line.chars().count() <= MAX_TEXT_LINE, "{line}");
+                }
+            }
+            "concise" => {
+                assert!(out.ends_with(&summary));
+                let lines = out.lines().filter(|l| l.starts_with("big.json:1:"));
+                assert_eq!(lines.count(), findings);
+            }
+            "json" => assert_eq!(json()["findings"].as_array().unwrap().len(), findings),
+            "sarif" => assert_eq!(
+                json()["runs"][0]["results"].as_array().unwrap().len(),
+                findings
+            ),
+            "github" => assert_eq!(count("::error file=big.json,line=1,"), n + invalid),
+            "junit" => assert_eq!(count("<failure "), findings),
+            "gitlab" => assert_eq!(json().as_array().unwrap().len(), findings),
+            _ => unreachable!(),
+        }
+    }
+}

@@ -1,12 +1,12 @@
 //! Turning findings into output: `text` (miette), `concise` and `json`.
 
 mod concise;
+mod excerpt;
 mod github;
 mod gitlab;
 mod json;
 mod junit;
 mod sarif;
-mod source_view;
 pub mod statistics;
 mod text;
 
@@ -16,8 +16,6 @@ use std::sync::Arc;
 use crate::diagnostic::{OpRef, Severity};
 use crate::resolve::FileError;
 use crate::source::{SourceFile, Span};
-
-pub use source_view::SourceView;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -191,7 +189,7 @@ pub fn write(
         Format::Text => return text::write(report, opts, out),
         Format::Json => return json::write(report, out),
         Format::Sarif => return sarif::write(report, out),
-        Format::Concise => concise::render(report),
+        Format::Concise => concise::render(report, opts),
         Format::Github => github::render(report),
         Format::Junit => junit::render(report),
         Format::Gitlab => gitlab::render(report),

@@ -7,8 +7,10 @@ use miette::{
 
 use rayon::prelude::*;
 
-use super::{Finding, RenderOptions, Report, SourceView, summary_line};
+use super::excerpt::Excerpt;
+use super::{Finding, RenderOptions, Report, summary_line};
 use crate::diagnostic::Severity;
+use crate::source::Span;
 
 /// Findings render in parallel a batch at a time and are written in order.
 const BATCH: usize = 256;
@@ -51,25 +53,26 @@ pub fn write(
     writeln!(out, "{}", summary_line(report))
 }
 
-/// One finding as miette draws it: its snippet with the labels in the same file, the others as
-/// notes under the help.
+/// One finding as miette draws it: its snippet with the labels in the same file that fit beside
+/// the span; the others (in another file, or too far along a long line) as notes under the help.
 fn render(handler: &GraphicalReportHandler, f: &Finding) -> String {
-    let mut labels = vec![LabeledSpan::new_primary_with_span(
-        None,
-        (f.span.start as usize, f.span.len()),
-    )];
+    let same_file: Vec<Span> = f
+        .labels
+        .iter()
+        .filter(|l| l.same_file)
+        .map(|l| l.span)
+        .collect();
+    let (excerpt, primary, placed) = Excerpt::build(&f.source, f.span, &same_file);
+    let mut placed = placed.into_iter();
+    let mut labels = vec![LabeledSpan::new_primary_with_span(None, primary)];
     let mut notes = Vec::new();
     for l in &f.labels {
-        if l.same_file {
-            labels.push(LabeledSpan::new_with_span(
-                Some(l.message.to_string()),
-                (l.span.start as usize, l.span.len()),
-            ));
-        } else {
-            notes.push(format!(
+        match l.same_file.then(|| placed.next().flatten()).flatten() {
+            Some(at) => labels.push(LabeledSpan::new_with_span(Some(l.message.to_string()), at)),
+            None => notes.push(format!(
                 "{} at {}:{}:{}",
                 l.message, l.file, l.line, l.column
-            ));
+            )),
         }
     }
     let mut help = f.help.as_deref().unwrap_or_default().to_string();
@@ -92,7 +95,7 @@ fn render(handler: &GraphicalReportHandler, f: &Finding) -> String {
     }
     let d = WithSource {
         diagnostic: d,
-        source: SourceView(f.source.clone()),
+        source: excerpt,
     };
     let mut out = String::new();
     let _ = handler.render_report(&mut out, &d);
@@ -104,20 +107,20 @@ fn render(handler: &GraphicalReportHandler, f: &Finding) -> String {
 /// but creating a `Report` runs miette's global hook, which asks the terminal for its size and
 /// colour support on every finding: most of the time of a large text report.
 #[derive(Debug)]
-struct WithSource {
+struct WithSource<'a> {
     diagnostic: MietteDiagnostic,
-    source: SourceView,
+    source: Excerpt<'a>,
 }
 
-impl std::fmt::Display for WithSource {
+impl std::fmt::Display for WithSource<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.diagnostic.fmt(f)
     }
 }
 
-impl std::error::Error for WithSource {}
+impl std::error::Error for WithSource<'_> {}
 
-impl Diagnostic for WithSource {
+impl Diagnostic for WithSource<'_> {
     fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
         self.diagnostic.code()
     }
