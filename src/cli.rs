@@ -578,6 +578,7 @@ fn check(mut args: CheckArgs) -> u8 {
     let width = terminal_width();
     let report_start = std::time::Instant::now();
     let render_opts = RenderOptions {
+        quiet: args.quiet,
         color: color && args.output.is_none(),
         width,
     };

@@ -529,7 +529,7 @@ fn load_config(file: Option<&Path>, cwd: &Path, opts: &Options) -> Result<Config
                 file: e.file,
                 line: e.line,
                 column: e.column,
-                message: format!("configuration: {}", e.message),
+                message: e.message,
             })
             .collect()
     })

@@ -110,6 +110,16 @@ pub enum ErrorKind {
     Configuration,
 }
 
+impl ErrorKind {
+    /// The name reports give it: `error[input]`, `"kind": "configuration"`.
+    pub fn code(self) -> &'static str {
+        match self {
+            ErrorKind::Input => "input",
+            ErrorKind::Configuration => "configuration",
+        }
+    }
+}
+
 impl FileError {
     /// Why `file` could not even be read or decoded.
     pub fn unreadable(file: String, e: crate::source::ReadError) -> Self {

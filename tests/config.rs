@@ -87,7 +87,7 @@ fn a_mistyped_rule_id_is_an_error_at_its_line_and_column_with_the_closest_id() {
     let (code, out, _) = run(&dir, &[]);
     assert_eq!(code, 2, "{out}");
     assert!(
-        out.contains(".idemlint.yaml:4:3: error[input] configuration: unknown rule `missing-idempotency-keys`; did you mean `missing-idempotency-key`?"),
+        out.contains(".idemlint.yaml:4:3: error[configuration] unknown rule `missing-idempotency-keys`; did you mean `missing-idempotency-key`?"),
         "{out}"
     );
     assert!(
@@ -103,9 +103,9 @@ fn unknown_settings_and_bad_values_are_errors_with_positions() {
     ));
     let (code, out, _) = run(&dir, &[]);
     assert_eq!(code, 2);
-    assert!(out.contains(".idemlint.yaml:1:1: error[input] configuration: unknown setting `extend`; did you mean `extends`?"), "{out}");
-    assert!(out.contains(".idemlint.yaml:3:22: error[input] configuration: rule `unprotected-patch` takes off, info, warning or error, not `loud`"), "{out}");
-    assert!(out.contains(".idemlint.yaml:4:10: error[input] configuration: `min-ttl` takes a duration like `24h` or `1 day`, not `soon`"), "{out}");
+    assert!(out.contains(".idemlint.yaml:1:1: error[configuration] unknown setting `extend`; did you mean `extends`?"), "{out}");
+    assert!(out.contains(".idemlint.yaml:3:22: error[configuration] rule `unprotected-patch` takes off, info, warning or error, not `loud`"), "{out}");
+    assert!(out.contains(".idemlint.yaml:4:10: error[configuration] `min-ttl` takes a duration like `24h` or `1 day`, not `soon`"), "{out}");
 }
 
 #[test]
@@ -187,7 +187,7 @@ fn profile_names_are_case_insensitive() {
     let (code, out, _) = run(&dir, &[]);
     assert_eq!(code, 2);
     assert!(
-        out.contains(".idemlint.yaml:1:10: error[input] configuration: unknown profile `Zalandoo`; did you mean `zalando`?"),
+        out.contains(".idemlint.yaml:1:10: error[configuration] unknown profile `Zalandoo`; did you mean `zalando`?"),
         "{out}"
     );
 }
@@ -443,7 +443,12 @@ fn a_setting_given_twice_is_an_error() {
     ));
     let (code, out, _) = run(&dir, &[]);
     assert_eq!(code, 2);
-    assert!(out.contains(".idemlint.yaml:2:1: error[input] configuration: `rules` is set twice; the first is at line 1"), "{out}");
+    assert!(
+        out.contains(
+            ".idemlint.yaml:2:1: error[configuration] `rules` is set twice; the first is at line 1"
+        ),
+        "{out}"
+    );
 }
 
 #[test]

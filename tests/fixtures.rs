@@ -75,6 +75,7 @@ fn text(report: &idemlint::report::Report) -> String {
         idemlint::report::Format::Text,
         &idemlint::report::RenderOptions {
             color: false,
+            quiet: false,
             width: 200,
         },
     )

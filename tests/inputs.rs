@@ -383,3 +383,47 @@ fn statistics_count_findings_per_rule() {
         "error: --statistics prints text or json, not --format sarif\n"
     );
 }
+
+#[test]
+fn quiet_prints_the_findings_and_nothing_else() {
+    let dir = tree(&[
+        ("a.yaml", UNKEYED),
+        ("bad/.idemlint.yaml", "rulez: {}\n"),
+        ("bad/b.yaml", UNKEYED),
+    ]);
+    let (code, out, err) = run(
+        dir.path(),
+        &["check", "a.yaml", "-q", "--format", "concise"],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(
+        out,
+        "a.yaml:4:8: error[missing-idempotency-key] POST /a has no idempotency key: a retried \
+         request may be processed twice\n\
+         a.yaml:5:8: error[missing-idempotency-key] POST /b has no idempotency key: a retried \
+         request may be processed twice\n\
+         a.yaml:6:8: warning[unprotected-patch] PATCH /c has neither an idempotency key nor an \
+         If-Match precondition: a retry can overwrite a concurrent change or apply twice\n"
+    );
+    assert_eq!(err, "");
+    let (_, out, _) = run(
+        dir.path(),
+        &["check", "a.yaml", "--quiet", "--color", "never"],
+    );
+    assert!(out.contains("POST /a has no idempotency key"), "{out}");
+    assert!(!out.contains("Found "), "{out}");
+    // Errors are still printed, with their kind.
+    let (code, out, _) = run(dir.path(), &["check", "bad", "-q", "--format", "concise"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        out,
+        "bad/.idemlint.yaml:1:1: error[configuration] unknown setting `rulez`; \
+         did you mean `rules`?\n"
+    );
+    let (code, _, err) = run(
+        dir.path(),
+        &["check", "a.yaml", "-q", "--write-baseline", "base.json"],
+    );
+    assert_eq!(code, 0);
+    assert_eq!(err, "", "no note about the baseline written");
+}

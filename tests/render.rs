@@ -46,6 +46,7 @@ fn check_case(data: &[u8]) {
     let report = span_findings::report(&mut Bytes::new(data));
     let opts = RenderOptions {
         color: false,
+        quiet: false,
         width: 100,
     };
     let outputs: Vec<String> = FORMATS
@@ -116,6 +117,7 @@ fn a_label_70_000_columns_along_the_line() {
         Format::Text,
         &RenderOptions {
             color: false,
+            quiet: false,
             width: 100,
         },
     );

@@ -21,6 +21,7 @@ fuzz_target!(|data: &[u8]| {
     use report::Format::*;
     let opts = report::RenderOptions {
         color: true,
+        quiet: false,
         width: 100,
     };
     for format in [Text, Concise, Json, Sarif, Github, Junit, Gitlab] {

@@ -13,7 +13,11 @@ mod span_findings;
 fuzz_target!(|data: &[u8]| {
     let report = span_findings::report(&mut span_findings::Bytes::new(data));
     for color in [false, true] {
-        let opts = RenderOptions { color, width: 100 };
+        let opts = RenderOptions {
+            color,
+            quiet: false,
+            width: 100,
+        };
         for format in [
             Format::Text,
             Format::Concise,

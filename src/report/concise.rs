@@ -35,14 +35,16 @@ pub fn render(report: &Report, opts: &RenderOptions) -> String {
             e.line,
             e.column,
             Severity::Error,
-            "input",
+            e.kind.code(),
             &e.message,
         );
     }
     for f in &report.findings {
         line(f.file(), f.line, f.column, f.severity, f.rule, &f.message);
     }
-    out.push_str(&summary_line(report));
-    out.push('\n');
+    if !opts.quiet {
+        out.push_str(&summary_line(report));
+        out.push('\n');
+    }
     out
 }

@@ -23,7 +23,10 @@ pub fn render(report: &Report) -> String {
             property(&e.file),
             e.line,
             e.column,
-            property("idemlint: input not linted"),
+            property(match e.kind {
+                crate::resolve::ErrorKind::Input => "idemlint: input not linted",
+                crate::resolve::ErrorKind::Configuration => "idemlint: configuration error",
+            }),
             data(&e.message)
         ));
     }

@@ -127,10 +127,7 @@ pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<(
                 line: e.line,
                 column: e.column,
                 message: &e.message,
-                kind: match e.kind {
-                    crate::resolve::ErrorKind::Input => "input",
-                    crate::resolve::ErrorKind::Configuration => "configuration",
-                },
+                kind: e.kind.code(),
             })
             .collect(),
         fragments: report

@@ -173,6 +173,8 @@ impl Report {
 
 pub struct RenderOptions {
     pub color: bool,
+    /// `-q`: the findings and nothing else (no summary line).
+    pub quiet: bool,
     /// Terminal width for wrapping text output.
     pub width: usize,
 }

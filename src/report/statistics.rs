@@ -69,8 +69,12 @@ pub fn write(
     for e in &report.errors {
         writeln!(
             out,
-            "{}:{}:{}: error[input] {}",
-            e.file, e.line, e.column, e.message
+            "{}:{}:{}: error[{}] {}",
+            e.file,
+            e.line,
+            e.column,
+            e.kind.code(),
+            e.message
         )?;
     }
     for r in &rows {

@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use super::excerpt::Excerpt;
 use super::{Finding, RenderOptions, Report, summary_line};
 use crate::diagnostic::Severity;
+use crate::resolve::ErrorKind;
 use crate::source::Span;
 
 /// Findings render in parallel a batch at a time and are written in order.
@@ -35,9 +36,14 @@ pub fn write(
     let mut errors = String::new();
     for e in &report.errors {
         let d = MietteDiagnostic::new(format!("{}:{}:{}: {}", e.file, e.line, e.column, e.message))
-            .with_code("input")
+            .with_code(e.kind.code())
             .with_severity(MSeverity::Error)
-            .with_help("this input was not linted; the other files were");
+            .with_help(match e.kind {
+                ErrorKind::Input => "this input was not linted; the other files were",
+                ErrorKind::Configuration => {
+                    "the documents under this configuration were not linted; the others were"
+                }
+            });
         let _ = handler.render_report(&mut errors, &d);
         errors.push('\n');
     }
@@ -49,6 +55,9 @@ pub fn write(
         for r in rendered {
             out.write_all(r.as_bytes())?;
         }
+    }
+    if opts.quiet {
+        return Ok(());
     }
     writeln!(out, "{}", summary_line(report))
 }

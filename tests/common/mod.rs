@@ -22,6 +22,7 @@ pub fn concise(report: &Report) -> String {
         Format::Concise,
         &RenderOptions {
             color: false,
+            quiet: false,
             width: 100,
         },
     )

@@ -144,6 +144,7 @@ pub fn report(b: &mut Bytes) -> Report {
         documents: vec![LintedDocument {
             file: FILE.to_string(),
             operations: Vec::new(),
+            unchecked: Vec::new(),
         }],
         files: 1,
         ..Report::default()
