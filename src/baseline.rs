@@ -40,7 +40,7 @@ pub fn write(path: &Path, report: &Report) -> std::io::Result<()> {
     };
     let mut text = serde_json::to_string_pretty(&file).expect("serialises");
     text.push('\n');
-    crate::output::write_atomically(path, text.as_bytes())
+    crate::output::write_to(path, text.as_bytes())
 }
 
 /// The (rule, fingerprint) pairs of a baseline file.

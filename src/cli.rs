@@ -442,7 +442,7 @@ fn emit_with(
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), ()> {
     match output {
-        Some(path) => crate::output::write_atomically_with(path, write).map_err(|e| {
+        Some(path) => crate::output::write_to_with(path, write).map_err(|e| {
             eprintln!("error: cannot write {}: {e}", path.display());
         }),
         None => {
