@@ -567,7 +567,7 @@ fn check(mut args: CheckArgs) -> u8 {
     }
     if let Some(path) = &args.baseline {
         match crate::baseline::load(path) {
-            Ok(known) => crate::baseline::apply(&mut report, &known),
+            Ok(baseline) => crate::baseline::apply(&mut report, &baseline),
             Err(e) => {
                 eprintln!("error: baseline {}: {e}", path.display());
                 return EXIT_ERROR;
@@ -591,6 +591,12 @@ fn check(mut args: CheckArgs) -> u8 {
     });
     if written.is_err() {
         return EXIT_ERROR;
+    }
+    if let Some(outcome) = &report.baseline
+        && !args.quiet
+        && let Some(note) = crate::baseline::notes(outcome, report.findings.len())
+    {
+        eprint!("{note}");
     }
     if args.timings {
         let documents = report.documents.len();

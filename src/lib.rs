@@ -17,6 +17,7 @@ pub mod limits;
 pub mod lint;
 pub mod model;
 pub mod output;
+pub mod project;
 pub mod report;
 pub mod resolve;
 pub mod review;

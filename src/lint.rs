@@ -15,6 +15,7 @@ use crate::fragments;
 use crate::inputs::{self, Excludes, Named, Origin, Source, Stdin};
 use crate::limits::Limits;
 use crate::model;
+use crate::project::Projects;
 use crate::report::{
     DocumentOperation, Finding, FragmentNote, LintedDocument, Report, ResolvedLabel,
     SkippedDocument, Suppressed, SuppressionKind, UncheckedOperation, printable,
@@ -666,26 +667,25 @@ fn lint_bundle(bundle: &Bundle, config: &Config, opts: &Options, result: &mut Fi
             .collect(),
     });
     result.errors = bundle.errors.clone();
-    let mut fingerprints = HashSet::new();
     let mut suppressions = Suppressions::collect(bundle);
-    let mut pointers = PointerCache::default();
-    let levelled =
-        |d: Diagnostic, fingerprints: &mut HashSet<[u8; 16]>, pointers: &mut PointerCache| {
-            if !selected(d.rule, opts) {
-                return None;
-            }
-            let mut f = resolve_finding(bundle, d, fingerprints, pointers);
-            match config.level(f.rule, &f.source.path, &f.pointer) {
-                Some(Level::Off) => return None,
-                Some(Level::On(severity)) => f.severity = severity,
-                None => {}
-            }
-            Some(f)
-        };
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    let mut resolving = Resolving::new(opts.root.as_deref().unwrap_or(&cwd));
+    let levelled = |d: Diagnostic, resolving: &mut Resolving| {
+        if !selected(d.rule, opts) {
+            return None;
+        }
+        let mut f = resolving.finding(bundle, d);
+        match config.level(f.rule, &f.source.path, &f.pointer) {
+            Some(Level::Off) => return None,
+            Some(Level::On(severity)) => f.severity = severity,
+            None => {}
+        }
+        Some(f)
+    };
     check_each(&cx, |diagnostics| {
         for d in diagnostics.drain(..) {
             let op_node = d.operation_node;
-            let Some(f) = levelled(d, &mut fingerprints, &mut pointers) else {
+            let Some(f) = levelled(d, &mut resolving) else {
                 continue;
             };
             let silenced = suppress::file_of(bundle, &f)
@@ -708,7 +708,7 @@ fn lint_bundle(bundle: &Bundle, config: &Config, opts: &Options, result: &mut Fi
     let enabled = |rule: &str| selected(rule, opts) && config.levels.get(rule) != Some(&Level::Off);
     for (at, message) in suppressions.unused(enabled) {
         let d = cx.diagnostic(crate::rules::find(UNUSED).expect("registered"), at, message);
-        if let Some(f) = levelled(d, &mut fingerprints, &mut pointers) {
+        if let Some(f) = levelled(d, &mut resolving) {
             result.findings.push(f);
         }
     }
@@ -721,45 +721,67 @@ fn selected(rule: &str, opts: &Options) -> bool {
         && !opts.ignore.iter().any(|s| s == rule)
 }
 
-fn resolve_finding(
-    bundle: &Bundle,
-    d: Diagnostic,
-    fingerprints: &mut HashSet<[u8; 16]>,
-    pointers: &mut PointerCache,
-) -> Finding {
-    let file = bundle.file(d.primary.file);
-    let start = file.source.line_col(d.primary.span.start as usize);
-    let end = file.source.line_col(d.primary.span.end as usize);
-    let pointer = pointers.pointer_to(&file.root, d.primary.span);
-    let fingerprint = fingerprint(d.rule, &file.source.name, &pointer, fingerprints);
-    let labels = d
-        .labels
-        .into_iter()
-        .map(|l| resolve_label(bundle, d.primary, l.at, l.message))
-        .collect();
-    // Messages quote the document: a newline in a key must not break one-line formats.
-    let message = match printable(&d.message) {
-        Cow::Owned(escaped) => escaped,
-        Cow::Borrowed(_) => d.message,
-    };
-    Finding {
-        rule: d.rule,
-        severity: d.severity,
-        message,
-        line: start.line,
-        column: start.column,
-        end_line: end.line,
-        end_column: end.column,
-        pointer,
-        operation: d.operation,
-        operation_at: d
-            .operation_key
-            .map(|k| (bundle.file(k.file).source.path.clone(), k.span)),
-        fingerprint,
-        help: d.help,
-        labels,
-        source: Arc::clone(&file.source),
-        span: d.primary.span,
+/// What turning one document's diagnostics into findings remembers: the fingerprints given so
+/// far (a repeat gets a counter), which mappings are in source order, and each file's path in
+/// its project.
+struct Resolving {
+    fingerprints: HashSet<[u8; 16]>,
+    pointers: PointerCache,
+    projects: Projects,
+    in_project: HashMap<crate::resolve::FileId, String>,
+}
+
+impl Resolving {
+    /// `fallback`: the project folder of files outside any git work tree.
+    fn new(fallback: &Path) -> Self {
+        Resolving {
+            fingerprints: HashSet::new(),
+            pointers: PointerCache::default(),
+            projects: Projects::new(fallback),
+            in_project: HashMap::new(),
+        }
+    }
+
+    fn finding(&mut self, bundle: &Bundle, d: Diagnostic) -> Finding {
+        let file = bundle.file(d.primary.file);
+        let start = file.source.line_col(d.primary.span.start as usize);
+        let end = file.source.line_col(d.primary.span.end as usize);
+        let pointer = self.pointers.pointer_to(&file.root, d.primary.span);
+        let projects = &mut self.projects;
+        let path = self
+            .in_project
+            .entry(d.primary.file)
+            .or_insert_with(|| projects.relative(&file.source.path));
+        let fingerprint = fingerprint(d.rule, path, &pointer, &mut self.fingerprints);
+        let labels = d
+            .labels
+            .into_iter()
+            .map(|l| resolve_label(bundle, d.primary, l.at, l.message))
+            .collect();
+        // Messages quote the document: a newline in a key must not break one-line formats.
+        let message = match printable(&d.message) {
+            Cow::Owned(escaped) => escaped,
+            Cow::Borrowed(_) => d.message,
+        };
+        Finding {
+            rule: d.rule,
+            severity: d.severity,
+            message,
+            line: start.line,
+            column: start.column,
+            end_line: end.line,
+            end_column: end.column,
+            pointer,
+            operation: d.operation,
+            operation_at: d
+                .operation_key
+                .map(|k| (bundle.file(k.file).source.path.clone(), k.span)),
+            fingerprint,
+            help: d.help,
+            labels,
+            source: Arc::clone(&file.source),
+            span: d.primary.span,
+        }
     }
 }
 
@@ -781,8 +803,9 @@ fn resolve_label(
     }
 }
 
-/// A fingerprint stable under line shifts: rule, file and JSON pointer, plus a counter when
-/// several findings of one rule share a pointer.
+/// A fingerprint stable under line shifts and independent of the working directory: rule, the
+/// file's path in its project ([`Projects`]) and JSON pointer, plus a counter when several
+/// findings of one rule share a pointer.
 fn fingerprint(rule: &str, file: &str, pointer: &str, seen: &mut HashSet<[u8; 16]>) -> String {
     let mut n = 0u32;
     loop {

@@ -124,3 +124,293 @@ fn a_broken_baseline_is_an_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("baseline version 7 is not supported"));
 }
+
+fn run_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Command::cargo_bin("idemlint")
+        .unwrap()
+        .current_dir(dir)
+        .arg("check")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// `repo/api/payments.yaml`, the example spec, in a fresh folder (no git work tree: baselines
+/// must not need one).
+fn project() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = std::fs::canonicalize(dir.path()).unwrap().join("repo");
+    std::fs::create_dir_all(repo.join("api")).unwrap();
+    std::fs::copy("examples/payments-api.yaml", repo.join("api/payments.yaml")).unwrap();
+    (dir, repo)
+}
+
+#[test]
+fn a_baseline_matches_from_any_folder_and_any_spelling_of_the_path() {
+    let (_dir, repo) = project();
+    let out = run_in(
+        &repo,
+        &[
+            "api/payments.yaml",
+            "--write-baseline",
+            ".idemlint-baseline.json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr),
+        "Wrote 5 findings to the baseline .idemlint-baseline.json.\n"
+    );
+    let written: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo.join(".idemlint-baseline.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(written["version"], 2);
+    let entries = written["findings"].as_array().unwrap();
+    assert_eq!(entries.len(), 5);
+    assert!(
+        entries.iter().all(|e| e["file"] == "api/payments.yaml"),
+        "paths are relative to the baseline's folder: {written:#}"
+    );
+    assert_eq!(entries[0]["pointer"], "/paths/~1refunds/post");
+
+    let abs = repo.join("api/payments.yaml");
+    let dotted = format!("{}/api/../api/./payments.yaml", repo.display());
+    let baseline_abs = repo.join(".idemlint-baseline.json");
+    let parent = repo.parent().unwrap();
+    let api = repo.join("api");
+    let runs: [(&std::path::Path, &str, &str); 5] = [
+        (&repo, "./api/payments.yaml", ".idemlint-baseline.json"),
+        (&api, "payments.yaml", "../.idemlint-baseline.json"),
+        (&api, abs.to_str().unwrap(), baseline_abs.to_str().unwrap()),
+        (
+            parent,
+            "repo/api/payments.yaml",
+            "repo/.idemlint-baseline.json",
+        ),
+        (parent, &dotted, "./repo/../repo/.idemlint-baseline.json"),
+    ];
+    for (cwd, spec, baseline) in runs {
+        let out = run_in(cwd, &[spec, "--format", "concise", "--baseline", baseline]);
+        assert_eq!(
+            (out.status.code(), text(&out.stdout).trim()),
+            (
+                Some(0),
+                "No problems found in 1 file (10 operations). 5 suppressed."
+            ),
+            "from {} with {spec} and {baseline}: {}",
+            cwd.display(),
+            text(&out.stderr)
+        );
+        assert_eq!(text(&out.stderr), "", "every entry matched: nothing to say");
+    }
+}
+
+#[test]
+fn hand_written_paths_are_normalised_before_matching() {
+    let (_dir, repo) = project();
+    run_in(&repo, &["api/payments.yaml", "--write-baseline", "b.json"]);
+    let original = std::fs::read_to_string(repo.join("b.json")).unwrap();
+    let abs = repo.join("api/payments.yaml");
+    // An absolute path, `./` and `..`: each entry spelt another way.
+    let edited = original
+        .replacen(
+            "\"file\": \"api/payments.yaml\"",
+            &format!("\"file\": \"{}\"", abs.display()),
+            1,
+        )
+        .replacen(
+            "\"file\": \"api/payments.yaml\"",
+            "\"file\": \"./api/payments.yaml\"",
+            1,
+        )
+        .replacen(
+            "\"file\": \"api/payments.yaml\"",
+            "\"file\": \"api/../api/payments.yaml\"",
+            1,
+        );
+    assert_eq!(edited.matches("\"file\": \"api/payments.yaml\"").count(), 2);
+    std::fs::write(repo.join("b.json"), edited).unwrap();
+    let out = run_in(
+        &repo,
+        &[
+            "api/payments.yaml",
+            "--baseline",
+            "b.json",
+            "--format",
+            "concise",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("5 suppressed"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn stale_entries_are_reported_and_a_baseline_that_matches_nothing_is_a_warning() {
+    let (_dir, repo) = project();
+    run_in(&repo, &["api/payments.yaml", "--write-baseline", "b.json"]);
+    // Fix the unkeyed POST /refunds: its entry no longer matches anything.
+    let spec = repo.join("api/payments.yaml");
+    let fixed = std::fs::read_to_string(&spec).unwrap().replacen(
+        "  /refunds:\n    post:\n",
+        "  /refunds:\n    post:\n      x-idempotency: false\n",
+        1,
+    );
+    std::fs::write(&spec, fixed).unwrap();
+    let out = run_in(
+        &repo,
+        &[
+            "api/payments.yaml",
+            "--baseline",
+            "b.json",
+            "--format",
+            "concise",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert_eq!(
+        text(&out.stdout).trim(),
+        "No problems found in 1 file (10 operations). 4 suppressed."
+    );
+    assert_eq!(
+        text(&out.stderr),
+        "note: 1 baseline entry is stale (no such finding any more): `missing-idempotency-key` \
+         in api/payments.yaml at /paths/~1refunds/post; rerun --write-baseline to drop it.\n"
+    );
+    // `-q` says nothing but the findings; JSON carries the same.
+    let quiet = run_in(&repo, &["api/payments.yaml", "--baseline", "b.json", "-q"]);
+    assert_eq!(text(&quiet.stderr), "");
+    let json = run_in(
+        &repo,
+        &[
+            "api/payments.yaml",
+            "--baseline",
+            "b.json",
+            "--format",
+            "json",
+        ],
+    );
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(
+        report["baseline"],
+        serde_json::json!({
+            "file": "b.json",
+            "entries": 5,
+            "matched": 4,
+            "stale": [{
+                "rule": "missing-idempotency-key",
+                "file": "api/payments.yaml",
+                "pointer": "/paths/~1refunds/post",
+                "message": "POST /refunds has no idempotency key: a retried request may be \
+                            processed twice (3 of 3 other POST operations declare one, e.g. \
+                            header `Idempotency-Key`)",
+            }],
+        })
+    );
+
+    // The spec moves to another folder: nothing matches, and every finding is new again.
+    std::fs::create_dir(repo.join("v2")).unwrap();
+    std::fs::rename(&spec, repo.join("v2/payments.yaml")).unwrap();
+    let out = run_in(
+        &repo,
+        &[
+            "v2/payments.yaml",
+            "--baseline",
+            "b.json",
+            "--format",
+            "concise",
+        ],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "the four left are warnings and infos"
+    );
+    let shown = text(&out.stdout);
+    assert_eq!(
+        shown
+            .lines()
+            .filter(|l| l.starts_with("v2/payments.yaml:"))
+            .count(),
+        4,
+        "{shown}"
+    );
+    assert_eq!(
+        text(&out.stderr),
+        "warning: baseline b.json matched none of the 4 findings: its 5 entries name other \
+         places (the first: `missing-idempotency-key` in api/payments.yaml at \
+         /paths/~1refunds/post); paths in a baseline are relative to its folder. Rerun \
+         --write-baseline if the files moved.\n"
+    );
+}
+
+#[test]
+fn fingerprints_do_not_depend_on_the_working_directory_or_the_spelling() {
+    let (_dir, repo) = project();
+    let fingerprints = |cwd: &std::path::Path, spec: &str, extra: &[&str]| {
+        let mut args = vec![spec, "--format", "json"];
+        args.extend_from_slice(extra);
+        let out = run_in(cwd, &args);
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["fingerprint"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    let abs = repo.join("api/payments.yaml");
+    let abs = abs.to_str().unwrap();
+    let parent = repo.parent().unwrap().to_path_buf();
+    let api = repo.join("api");
+
+    // In a git work tree the basis is the path from its top.
+    std::fs::create_dir(repo.join(".git")).unwrap();
+    let at_top = fingerprints(&repo, "api/payments.yaml", &[]);
+    assert_eq!(at_top.len(), 5);
+    assert_eq!(fingerprints(&repo, "./api/payments.yaml", &[]), at_top);
+    assert_eq!(fingerprints(&api, "payments.yaml", &[]), at_top);
+    assert_eq!(
+        fingerprints(&parent, abs, &["--allow-outside-root"]),
+        at_top
+    );
+    assert_eq!(
+        fingerprints(&parent, "repo/api/../api/payments.yaml", &[]),
+        at_top
+    );
+
+    // Outside one, the root (`--root`, else the working directory) is the basis.
+    std::fs::remove_dir(repo.join(".git")).unwrap();
+    assert_eq!(fingerprints(&repo, "api/payments.yaml", &[]), at_top);
+    assert_eq!(fingerprints(&api, abs, &["--root", ".."]), at_top);
+    assert_eq!(
+        fingerprints(&parent, "repo/api/payments.yaml", &["--root", "repo"]),
+        at_top
+    );
+}
+
+#[test]
+fn a_baseline_of_an_earlier_format_asks_to_be_written_anew() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy("fixtures/clean/payments.yaml", dir.path().join("api.yaml")).unwrap();
+    std::fs::write(
+        dir.path().join("b.json"),
+        r#"{"version": 1, "findings": [{"rule": "missing-idempotency-key", "fingerprint": "00", "file": "api.yaml", "message": "m"}]}"#,
+    )
+    .unwrap();
+    let out = run_in(dir.path(), &["api.yaml", "--baseline", "b.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "error: baseline b.json: baseline version 1 is not supported (2 is); write it anew with \
+         --write-baseline\n"
+    );
+}

@@ -236,6 +236,11 @@ fn readme_json_example_has_the_fields_of_a_real_report() {
             "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n",
         ),
         ("legacy/.idemlint.yaml", "rulez: {}\n"),
+        (
+            "baseline.json",
+            r#"{"version": 2, "findings": [{"rule": "missing-idempotency-key",
+               "file": "api/gone.yaml", "pointer": "/paths/~1c/post", "message": "m"}]}"#,
+        ),
     ];
     for (name, text) in files {
         let path = dir.path().join(name);
@@ -250,6 +255,8 @@ fn readme_json_example_has_the_fields_of_a_real_report() {
             "legacy/api.yaml",
             "--format",
             "json",
+            "--baseline",
+            "baseline.json",
         ])
         .output()
         .unwrap();
@@ -260,6 +267,10 @@ fn readme_json_example_has_the_fields_of_a_real_report() {
             "the run has {part}: {real:#}"
         );
     }
+    assert!(
+        !real["baseline"]["stale"].as_array().unwrap().is_empty(),
+        "{real:#}"
+    );
     let (mut documented, mut produced) = Default::default();
     field_paths(&example, "", &mut documented);
     field_paths(&real, "", &mut produced);

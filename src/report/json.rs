@@ -16,7 +16,27 @@ struct Json<'a> {
     fragments: Vec<JsonFragment<'a>>,
     /// Documents not linted because their configuration has errors.
     skipped: Vec<JsonSkipped<'a>>,
+    /// With `--baseline`: how it matched, and its entries that matched nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline: Option<JsonBaseline<'a>>,
     summary: Summary,
+}
+
+#[derive(Serialize)]
+struct JsonBaseline<'a> {
+    file: &'a str,
+    entries: usize,
+    matched: usize,
+    stale: Vec<JsonStale<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonStale<'a> {
+    rule: &'a str,
+    /// Relative to the baseline's folder.
+    file: &'a str,
+    pointer: &'a str,
+    message: &'a str,
 }
 
 #[derive(Serialize)]
@@ -158,6 +178,21 @@ pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<(
                 reason: &u.reason,
             })
             .collect(),
+        baseline: report.baseline.as_ref().map(|b| JsonBaseline {
+            file: &b.file,
+            entries: b.entries,
+            matched: b.matched,
+            stale: b
+                .stale
+                .iter()
+                .map(|e| JsonStale {
+                    rule: &e.rule,
+                    file: &e.file,
+                    pointer: &e.pointer,
+                    message: &e.message,
+                })
+                .collect(),
+        }),
         summary: Summary {
             files: report.files,
             operations: report.operations,

@@ -155,6 +155,30 @@ pub struct Report {
     pub operations: usize,
     /// Where the time went (`--timings`).
     pub timings: crate::timings::Timings,
+    /// How the `--baseline` matched, when one was given.
+    pub baseline: Option<BaselineOutcome>,
+}
+
+/// How a `--baseline` file matched this run's findings.
+#[derive(Debug, Clone)]
+pub struct BaselineOutcome {
+    /// The baseline file, as given.
+    pub file: String,
+    pub entries: usize,
+    /// Findings the baseline silenced.
+    pub matched: usize,
+    /// Entries that matched no finding, in the baseline's order.
+    pub stale: Vec<StaleEntry>,
+}
+
+/// A baseline entry no finding of the run matched.
+#[derive(Debug, Clone)]
+pub struct StaleEntry {
+    pub rule: String,
+    /// Relative to the baseline's folder.
+    pub file: String,
+    pub pointer: String,
+    pub message: String,
 }
 
 impl Report {
