@@ -43,8 +43,10 @@ pub enum Command {
 
 #[derive(Debug, clap::Args)]
 pub struct ReviewArgs {
-    /// The OpenAPI document to review.
-    pub spec: PathBuf,
+    /// Files or directories to review, as `check` takes them (a section a document); `-` reads
+    /// one document from standard input.
+    #[arg(default_value = ".")]
+    pub paths: Vec<PathBuf>,
     /// `markdown` (a pull-request comment) or `html` (one self-contained page).
     #[arg(long, value_enum, default_value_t = ReviewFormat::Markdown)]
     pub format: ReviewFormat,
@@ -60,6 +62,10 @@ pub struct ReviewArgs {
     /// Profile: ietf (default), stripe, zalando, google-aip or azure.
     #[arg(long, value_name = "NAME")]
     pub profile: Option<String>,
+    /// For `-`: the name shown in the review, and where `$ref`s and the configuration are found
+    /// from.
+    #[arg(long, value_name = "PATH")]
+    pub stdin_filename: Option<PathBuf>,
     #[command(flatten)]
     pub input: InputArgs,
 }
@@ -340,7 +346,7 @@ fn explain(id: &str, color: Color) -> u8 {
 }
 
 fn review(args: ReviewArgs) -> u8 {
-    let Some(opts) = options(
+    let Some(base) = options(
         &args.root,
         args.config.as_deref(),
         &args.profile,
@@ -348,21 +354,58 @@ fn review(args: ReviewArgs) -> u8 {
     ) else {
         return EXIT_ERROR;
     };
-    let review = match crate::review::review(&args.spec, &opts) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {}:{}:{}: {}", e.file, e.line, e.column, e.message);
-            return EXIT_ERROR;
-        }
-    };
-    let text = match args.format {
-        ReviewFormat::Markdown => crate::review::markdown(&review),
-        ReviewFormat::Html => crate::review::html(&review),
-    };
-    if emit(&text, args.output.as_deref()).is_err() {
+    if !stdin_filename_fits(args.stdin_filename.as_deref(), &args.paths) {
         return EXIT_ERROR;
     }
-    EXIT_OK
+    let opts = Options {
+        skip_teardown: true,
+        stdin_filename: args.stdin_filename.clone(),
+        ..base
+    };
+    let (report, reviews) = lint::run_each(
+        &args.paths,
+        &opts,
+        || read_stdin(&opts),
+        &crate::review::review_document,
+    );
+    // What could not be reviewed is said on stderr; the review of the rest is still written.
+    for e in &report.errors {
+        eprintln!("error: {}:{}:{}: {}", e.file, e.line, e.column, e.message);
+    }
+    if !reviews.is_empty() {
+        let text = match args.format {
+            ReviewFormat::Markdown => crate::review::markdown(&reviews),
+            ReviewFormat::Html => crate::review::html(&reviews),
+        };
+        if emit(&text, args.output.as_deref()).is_err() {
+            return EXIT_ERROR;
+        }
+    }
+    if report.errors.is_empty() {
+        EXIT_OK
+    } else {
+        EXIT_ERROR
+    }
+}
+
+/// `--stdin-filename` names the document read from `-`: without `-` it is a mistake.
+fn stdin_filename_fits(name: Option<&std::path::Path>, paths: &[PathBuf]) -> bool {
+    if name.is_some() && !paths.iter().any(|p| p.as_os_str() == "-") {
+        eprintln!(
+            "error: --stdin-filename names the document read from `-`, which is not among the paths"
+        );
+        return false;
+    }
+    true
+}
+
+/// Standard input, read up to one byte past the file size limit (so that the limit is seen).
+fn read_stdin(opts: &Options) -> std::io::Result<Vec<u8>> {
+    let mut buf = Vec::new();
+    std::io::stdin()
+        .take(opts.limits.max_file_bytes + 1)
+        .read_to_end(&mut buf)?;
+    Ok(buf)
 }
 
 /// The options `check` and `review` share: the root (which must be a directory), the
@@ -503,10 +546,7 @@ fn check(mut args: CheckArgs) -> u8 {
         );
         return EXIT_ERROR;
     }
-    if args.stdin_filename.is_some() && !args.paths.iter().any(|p| p.as_os_str() == "-") {
-        eprintln!(
-            "error: --stdin-filename names the document read from `-`, which is not among the paths"
-        );
+    if !stdin_filename_fits(args.stdin_filename.as_deref(), &args.paths) {
         return EXIT_ERROR;
     }
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
@@ -538,14 +578,7 @@ fn check(mut args: CheckArgs) -> u8 {
         stdin_filename: args.stdin_filename.clone(),
         ..base
     };
-    let report = lint::run(&args.paths, &opts, || {
-        let mut buf = Vec::new();
-        std::io::stdin()
-            .take(opts.limits.max_file_bytes + 1)
-            .read_to_end(&mut buf)?;
-        Ok(buf)
-    });
-    let mut report = report;
+    let mut report = lint::run(&args.paths, &opts, || read_stdin(&opts));
     if let Some(path) = &args.write_baseline {
         if let Err(e) = crate::baseline::write(path, &report) {
             eprintln!("error: cannot write baseline {}: {e}", path.display());

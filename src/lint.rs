@@ -82,6 +82,26 @@ pub fn run(
     opts: &Options,
     stdin: impl FnOnce() -> std::io::Result<Vec<u8>>,
 ) -> Report {
+    run_each(paths, opts, stdin, &|_| ()).0
+}
+
+/// One linted document as a front end sees it beside the report, while its tree is loaded.
+pub struct Linted<'a> {
+    pub bundle: &'a Bundle,
+    pub api: &'a model::Api<'a>,
+    pub config: &'a Config,
+    /// The document's findings, suppressions and levels applied, in report order.
+    pub findings: &'a [Finding],
+}
+
+/// [`run`], which also gives what `each` makes of every linted document (`review`'s answers),
+/// in the order of `Report::documents`.
+pub fn run_each<T: Send>(
+    paths: &[PathBuf],
+    opts: &Options,
+    stdin: impl FnOnce() -> std::io::Result<Vec<u8>>,
+    each: &(dyn Fn(&Linted<'_>) -> T + Sync),
+) -> (Report, Vec<T>) {
     let mut timings = Timings::default();
     let (inputs, mut errors) = timed(&mut timings.read, || discover(paths, &opts.limits));
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
@@ -159,12 +179,12 @@ pub fn run(
         })
         .collect();
     let keep_trees = opts.skip_teardown && jobs.len() == 1;
-    let results: Vec<FileResult> = jobs
+    let (results, mut made): (Vec<FileResult>, Vec<Option<(String, T)>>) = jobs
         .into_par_iter()
         .map(|(source, strict, config)| {
-            lint_source(source, strict, &resolve, config, opts, keep_trees)
+            lint_source(source, strict, &resolve, config, opts, keep_trees, each)
         })
-        .collect();
+        .unzip();
 
     let mut seen = HashSet::new();
     let mut seen_suppressed = HashSet::new();
@@ -192,6 +212,11 @@ pub fn run(
     }
     sort_findings(&mut report.findings);
     report.documents.sort_by(|a, b| a.file.cmp(&b.file));
+    made.sort_by(|a, b| match (a, b) {
+        (Some((a, _)), Some((b, _))) => a.cmp(b),
+        _ => std::cmp::Ordering::Equal,
+    });
+    let made = made.into_iter().flatten().map(|(_, t)| t).collect();
     report.skipped.sort_by(|a, b| a.file.cmp(&b.file));
     if report.files == 0 && errors.is_empty() && !quiet_when_empty(paths, opts) {
         errors.push(nothing_found(paths, report.excluded));
@@ -201,7 +226,7 @@ pub fn run(
     errors.sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
     report.errors = errors;
     report.timings = timings;
-    report
+    (report, made)
 }
 
 /// How much a linted file's problems matter.
@@ -536,15 +561,17 @@ fn load_config(file: Option<&Path>, cwd: &Path, opts: &Options) -> Result<Config
     })
 }
 
-/// Lints one root document (and the files its `$ref`s reach).
-fn lint_source(
+/// Lints one root document (and the files its `$ref`s reach); `each` makes its part of the
+/// front end's output, named by the document.
+fn lint_source<T>(
     source: SourceFile,
     strict: Strict,
     resolve: &ResolveOptions,
     config: &Config,
     opts: &Options,
     keep_tree: bool,
-) -> FileResult {
+    each: &(dyn Fn(&Linted<'_>) -> T + Sync),
+) -> (FileResult, Option<(String, T)>) {
     let mut result = FileResult::default();
     // Walked files were checked already; a named `.yaml`/`.json` file is parsed and judged by
     // its content, so only a file of another kind (Cargo.toml) is turned away unparsed.
@@ -561,7 +588,7 @@ fn lint_source(
                     .to_string(),
             });
         }
-        return result;
+        return (result, None);
     }
     let loaded = match timed(&mut result.timings.parse, || source.parse(&opts.limits)) {
         Ok(l) => l,
@@ -569,7 +596,7 @@ fn lint_source(
             if strict.parse {
                 result.errors.push(parse_error(&source, e));
             }
-            return result;
+            return (result, None);
         }
     };
     if let Err(e) = model::build::spec_version(&loaded.root) {
@@ -582,39 +609,35 @@ fn lint_source(
                 message: e.0,
             });
         }
-        return result;
+        return (result, None);
     }
     let bundle = timed(&mut result.timings.resolve, || {
         Bundle::load(source, loaded.root, loaded.duplicates, resolve)
     });
-    lint_bundle(&bundle, config, opts, &mut result);
+    let made = lint_bundle(&bundle, config, opts, &mut result).map(|api| {
+        sort_findings(&mut result.findings);
+        let linted = Linted {
+            bundle: &bundle,
+            api: &api,
+            config,
+            findings: &result.findings,
+        };
+        (bundle.file(Bundle::ROOT).source.name.clone(), each(&linted))
+    });
     if keep_tree {
         std::mem::forget(bundle);
     }
-    result
+    (result, made)
 }
 
-/// What linting a loaded document gave: its findings, the ones suppressed, and the errors met.
-pub struct DocumentFindings {
-    pub findings: Vec<Finding>,
-    pub suppressed: Vec<Suppressed>,
-    pub errors: Vec<FileError>,
-}
-
-/// Lints a document already loaded (for `review`, which needs the bundle for its own answers).
-pub fn lint_loaded(bundle: &Bundle, config: &Config, opts: &Options) -> DocumentFindings {
-    let mut result = FileResult::default();
-    lint_bundle(bundle, config, opts, &mut result);
-    sort_findings(&mut result.findings);
-    DocumentFindings {
-        findings: result.findings,
-        suppressed: result.suppressed,
-        errors: result.errors,
-    }
-}
-
-/// Models a loaded document and runs the rules on it, into `result`.
-fn lint_bundle(bundle: &Bundle, config: &Config, opts: &Options, result: &mut FileResult) {
+/// Models a loaded document and runs the rules on it, into `result`; gives the model back,
+/// unless the document could not be modelled.
+fn lint_bundle<'b>(
+    bundle: &'b Bundle,
+    config: &Config,
+    opts: &Options,
+    result: &mut FileResult,
+) -> Option<model::Api<'b>> {
     let api = match timed(&mut result.timings.model, || model::build(bundle)) {
         Ok(api) => api,
         Err(e) => {
@@ -625,7 +648,7 @@ fn lint_bundle(bundle: &Bundle, config: &Config, opts: &Options, result: &mut Fi
                 column: 1,
                 message: e.0,
             });
-            return;
+            return None;
         }
     };
     let rules_start = std::time::Instant::now();
@@ -713,6 +736,8 @@ fn lint_bundle(bundle: &Bundle, config: &Config, opts: &Options, result: &mut Fi
         }
     }
     result.timings.rules += rules_start.elapsed();
+    drop(cx);
+    Some(api)
 }
 
 /// `--select` and `--ignore`.

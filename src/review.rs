@@ -2,19 +2,16 @@
 //! each answer citing where in the spec it comes from, plus an API-level summary. Markdown for a
 //! pull-request comment, or one self-contained HTML page.
 
-use std::path::{Path, PathBuf};
-
-use crate::config::{Config, find_config_file};
 use crate::diagnostic::Severity;
 use crate::idempotency::{
     Declared, declared, fixed_value_body, has_if_match, key_carriers, read_only_word,
     stated_lifetime,
 };
-use crate::lint::{self, Options};
-use crate::model::{self, Method, Operation};
-use crate::resolve::{Bundle, ErrorKind, FileError, Location, normalize};
+use crate::lint::Linted;
+use crate::model::{Method, Operation};
+use crate::resolve::{Bundle, Location};
 use crate::rules::{json_patch_ops, meta, relative_change_evidence};
-use crate::source::{Node, SourceFile};
+use crate::source::Node;
 
 /// How an answer reads for a reviewer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,33 +88,10 @@ fn answer(verdict: Verdict, text: impl Into<String>, at: Option<String>) -> Answ
     }
 }
 
-/// Reviews the OpenAPI document at `path`.
-pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-    let name = crate::discover::display_name(path);
-    let abs = std::fs::canonicalize(cwd.join(path)).unwrap_or_else(|_| normalize(&cwd.join(path)));
-    let fail = |line, column, message| FileError {
-        kind: ErrorKind::Input,
-        file: name.clone(),
-        line,
-        column,
-        message,
-    };
-    let source = SourceFile::read(&abs, name.clone(), &opts.limits)
-        .map_err(|e| fail(e.line, e.column, e.message))?;
-    let loaded = source.parse(&opts.limits).map_err(|e| {
-        let at = source.line_col(e.span.start as usize);
-        fail(at.line, at.column, e.message)
-    })?;
-    let config = config_for(&abs, &cwd, opts).map_err(|m| fail(1, 1, m))?;
-    let settings = &config.settings;
-    let resolve = lint::resolve_options([abs.as_path()], [], &cwd, opts);
-    let bundle = Bundle::load(source, loaded.root, loaded.duplicates, &resolve);
-    let api = model::build(&bundle).map_err(|e| fail(1, 1, e.0))?;
-    // The findings of the same loaded bundle: each file is read (and each remote ref fetched)
-    // once for both.
-    let report = lint::lint_loaded(&bundle, &config, opts);
-
+/// Reviews one linted document: its model and its findings, as `check` reports them.
+pub fn review_document(d: &Linted<'_>) -> ApiReview {
+    let (bundle, api, settings) = (d.bundle, d.api, &d.config.settings);
+    let name = bundle.file(Bundle::ROOT).source.name.clone();
     let place = |loc: Location| {
         let f = bundle.file(loc.file);
         let lc = f.source.line_col(loc.span.start as usize);
@@ -125,8 +99,7 @@ pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
     };
     let findings_of = |op: &Operation<'_>, rule: &str| {
         let at = (bundle.file(op.key.file).source.path.clone(), op.key.span);
-        report
-            .findings
+        d.findings
             .iter()
             .find(|f| f.rule == rule && f.operation_at.as_ref() == Some(&at))
     };
@@ -149,9 +122,9 @@ pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
         gaps: Vec::new(),
     };
     for op in &api.operations {
-        let carriers = key_carriers(&bundle, op, settings);
+        let carriers = key_carriers(bundle, op, settings);
         let carrier = carriers.first();
-        let not_needed = matches!(declared(&bundle, op), Some(Declared::NotNeeded));
+        let not_needed = matches!(declared(bundle, op), Some(Declared::NotNeeded));
         let reads = op.method == Method::Post && read_only_word(op, settings).is_some();
         let mutating = matches!(op.method, Method::Post | Method::Patch) && !reads && !not_needed;
         if mutating {
@@ -221,7 +194,7 @@ pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
             let at = op.header_param("If-Match").map(|p| place(p.declared));
             answer(Verdict::Good, "protected by an If-Match precondition", at)
         } else if let Some(fields) =
-            fixed_value_body(&bundle, op).filter(|_| op.method == Method::Patch)
+            fixed_value_body(bundle, op).filter(|_| op.method == Method::Patch)
         {
             answer(
                 Verdict::Gap,
@@ -276,7 +249,7 @@ pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
 
         // 3. How long keys are kept.
         let q3 = match carrier {
-            Some(c) if mutating => match stated_lifetime(&bundle, api.root, op, c) {
+            Some(c) if mutating => match stated_lifetime(bundle, api.root, op, c) {
                 Some((l, at)) => {
                     let short = l.seconds.is_some_and(|s| s < settings.min_ttl_seconds);
                     let at = place(at);
@@ -325,10 +298,10 @@ pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
 
         // 5. Relative changes.
         let evidence = match op.method {
-            Method::Put | Method::Patch | Method::Post => relative_change_evidence(&bundle, op),
+            Method::Put | Method::Patch | Method::Post => relative_change_evidence(bundle, op),
             _ => None,
         };
-        let patch_ops = json_patch_ops(&bundle, op);
+        let patch_ops = json_patch_ops(bundle, op);
         let protected = carrier.is_some() || has_if_match(op);
         let q5 = match (evidence, patch_ops) {
             (Some(e), _) if op.method == Method::Put => answer(
@@ -386,7 +359,7 @@ pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
     }
     out.carriers.sort_by_key(|c| std::cmp::Reverse(c.1));
     let mut gaps: Vec<(String, Severity, usize, String)> = Vec::new();
-    for f in &report.findings {
+    for f in d.findings {
         match gaps.iter_mut().find(|g| g.0 == f.rule) {
             Some(g) => {
                 g.1 = g.1.max(f.severity);
@@ -402,29 +375,7 @@ pub fn review(path: &Path, opts: &Options) -> Result<ApiReview, FileError> {
     }
     gaps.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.cmp(&a.2)));
     out.gaps = gaps;
-    Ok(out)
-}
-
-/// The configuration for a file: `--config`, its nearest `.idemlint.yaml`, or the
-/// defaults (with `--profile`).
-fn config_for(file: &Path, cwd: &Path, opts: &Options) -> Result<Config, String> {
-    if let Some(c) = &opts.config {
-        return Ok(c.clone());
-    }
-    match file.parent().and_then(find_config_file) {
-        Some(path) => Config::load(&path, &path.to_string_lossy(), opts.profile.as_deref())
-            .map_err(|errs| {
-                errs.first()
-                    .map(|e| {
-                        format!(
-                            "configuration {}:{}:{}: {}",
-                            e.file, e.line, e.column, e.message
-                        )
-                    })
-                    .unwrap_or_default()
-            }),
-        None => Config::defaults(cwd.to_path_buf(), opts.profile.as_deref()),
-    }
+    out
 }
 
 /// A 2xx response that says a retry gets the first result (or declares `Idempotent-Replayed`).
@@ -446,8 +397,13 @@ fn replay_documented(op: &Operation<'_>) -> Option<(String, Location)> {
         .map(|r| (r.status.to_string(), op.anchor(r.key)))
 }
 
-/// Markdown, for a pull-request comment.
-pub fn markdown(r: &ApiReview) -> String {
+/// Markdown, for a pull-request comment: a section a document.
+pub fn markdown(reviews: &[ApiReview]) -> String {
+    let sections: Vec<String> = reviews.iter().map(markdown_section).collect();
+    sections.join("\n")
+}
+
+fn markdown_section(r: &ApiReview) -> String {
     let mut s = format!(
         "## Idempotency review: {} (`{}`)\n\n",
         cell(&r.title),
@@ -537,8 +493,19 @@ fn html_escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// One self-contained HTML page: no external assets.
-pub fn html(r: &ApiReview) -> String {
+/// One self-contained HTML page, a section a document: no external assets.
+pub fn html(reviews: &[ApiReview]) -> String {
+    let title = match reviews {
+        [one] => html_escape(&one.title),
+        many => format!("{} documents", many.len()),
+    };
+    let sections: String = reviews.iter().map(html_section).collect();
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Idempotency review: {title}</title>\n<style>\nbody{{font:14px/1.4 system-ui,sans-serif;margin:2em}}table{{border-collapse:collapse}}\nth,td{{border:1px solid #ccc;padding:.4em;vertical-align:top;text-align:left}}\n.good{{background:#eaf7ea}}.gap{{background:#fff6dd}}.risk{{background:#fde8e8}}.na{{color:#777}}\nsmall{{color:#555}}section+section{{margin-top:3em}}\n</style></head><body>\n{sections}</body></html>\n"
+    )
+}
+
+fn html_section(r: &ApiReview) -> String {
     let mut rows = String::new();
     for op in &r.operations {
         rows.push_str(&format!(
@@ -596,7 +563,7 @@ pub fn html(r: &ApiReview) -> String {
             .join(", ")
     };
     format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Idempotency review: {title}</title>\n<style>\nbody{{font:14px/1.4 system-ui,sans-serif;margin:2em}}table{{border-collapse:collapse}}\nth,td{{border:1px solid #ccc;padding:.4em;vertical-align:top;text-align:left}}\n.good{{background:#eaf7ea}}.gap{{background:#fff6dd}}.risk{{background:#fde8e8}}.na{{color:#777}}\nsmall{{color:#555}}\n</style></head><body>\n<h1>Idempotency review: {title}</h1>\n<p><code>{file}</code></p>\n<ul><li><b>{protected} of {unsafe_ops}</b> operations whose duplicates matter are protected (a required key or If-Match){optional}.</li>\n<li><b>Key carrier:</b> {carriers}</li><li><b>Key lifetime:</b> {lifetimes}</li></ul>\n<h2>Gaps, worst first</h2>\n<ul>\n{gaps}</ul>\n<h2>Operations</h2>\n<table id=\"operations\"><thead><tr><th scope=\"col\">Operation</th>{headers}</tr></thead>\n<tbody>\n{rows}</tbody></table>\n</body></html>\n",
+        "<section>\n<h1>Idempotency review: {title}</h1>\n<p><code>{file}</code></p>\n<ul><li><b>{protected} of {unsafe_ops}</b> operations whose duplicates matter are protected (a required key or If-Match){optional}.</li>\n<li><b>Key carrier:</b> {carriers}</li><li><b>Key lifetime:</b> {lifetimes}</li></ul>\n<h2>Gaps, worst first</h2>\n<ul>\n{gaps}</ul>\n<h2>Operations</h2>\n<table class=\"operations\"><thead><tr><th scope=\"col\">Operation</th>{headers}</tr></thead>\n<tbody>\n{rows}</tbody></table>\n</section>\n",
         title = html_escape(&r.title),
         file = html_escape(&r.file),
         protected = r.protected,

@@ -164,3 +164,170 @@ fn adyen_answers_agree_with_the_spec() {
         "{md}"
     );
 }
+
+fn run(dir: &std::path::Path, args: &[&str], stdin: &str) -> (i32, String, String) {
+    let out = Command::cargo_bin("idemlint")
+        .unwrap()
+        .current_dir(dir)
+        .arg("review")
+        .args(args)
+        .write_stdin(stdin)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// The section headings of a Markdown review, in order.
+fn sections(md: &str) -> Vec<&str> {
+    md.lines().filter(|l| l.starts_with("## ")).collect()
+}
+
+/// Two APIs and a fragment one of them uses, as a repository holds them.
+fn two_apis() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("specs/orders")).unwrap();
+    std::fs::copy(
+        "examples/payments-api.yaml",
+        dir.path().join("specs/payments.yaml"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("specs/orders/openapi.yaml"),
+        "openapi: 3.0.3\ninfo: {title: Orders, version: '1'}\npaths:\n  /orders:\n    \
+         $ref: 'paths.yaml#/orders'\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("specs/orders/paths.yaml"),
+        "orders:\n  post:\n    responses: {'201': {description: Created}}\n",
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn review_takes_directories_several_files_and_stdin_as_check_does() {
+    let dir = two_apis();
+    // A directory: a section a document, in path order.
+    let (code, md, err) = run(dir.path(), &["specs"], "");
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(
+        sections(&md),
+        [
+            "## Idempotency review: Orders (`specs/orders/openapi.yaml`)",
+            "## Idempotency review: Acme Payments (`specs/payments.yaml`)",
+        ]
+    );
+    let orders = row(&md, "POST /orders");
+    assert!(
+        orders.contains("❌ processed twice: no idempotency key<br>`specs/orders/paths.yaml:2:3`"),
+        "{orders}"
+    );
+    // Each section has its own gaps: the payments API's are not the orders API's.
+    let orders_section = &md[..md.find("## Idempotency review: Acme").unwrap()];
+    assert!(
+        !orders_section.contains("unprotected-patch"),
+        "{orders_section}"
+    );
+    assert!(md.contains("| `unprotected-patch` | warning | 1 |"), "{md}");
+
+    // Several files; a fragment stands for the documents that reach it.
+    let (code, md2, _) = run(
+        dir.path(),
+        &["specs/payments.yaml", "specs/orders/paths.yaml"],
+        "",
+    );
+    assert_eq!(code, 0);
+    assert_eq!(md2, md);
+
+    // Standard input, named with --stdin-filename so its $refs resolve.
+    let text = std::fs::read_to_string(dir.path().join("specs/orders/openapi.yaml")).unwrap();
+    let (code, md, err) = run(
+        dir.path(),
+        &["-", "--stdin-filename", "specs/orders/openapi.yaml"],
+        &text,
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(
+        sections(&md),
+        ["## Idempotency review: Orders (`specs/orders/openapi.yaml`)"]
+    );
+    assert!(
+        row(&md, "POST /orders").contains("❌ processed twice"),
+        "{md}"
+    );
+    let (code, md, _) = run(
+        dir.path(),
+        &["-"],
+        &text.replace(
+            "$ref: 'paths.yaml#/orders'",
+            "post: {responses: {'201': {description: ok}}}",
+        ),
+    );
+    assert_eq!(code, 0);
+    assert_eq!(sections(&md), ["## Idempotency review: Orders (`<stdin>`)"]);
+}
+
+#[test]
+fn what_cannot_be_reviewed_is_an_error_and_the_rest_is_still_reviewed() {
+    let dir = two_apis();
+    std::fs::write(
+        dir.path().join("specs/broken.yaml"),
+        "openapi: 3.0.3\npaths: [\n",
+    )
+    .unwrap();
+    let (code, md, err) = run(
+        dir.path(),
+        &["specs/broken.yaml", "specs/payments.yaml"],
+        "",
+    );
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: specs/broken.yaml:3:1: "), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert_eq!(
+        sections(&md),
+        ["## Idempotency review: Acme Payments (`specs/payments.yaml`)"]
+    );
+    // Nothing to review at all: an error, and no review written.
+    std::fs::create_dir(dir.path().join("empty")).unwrap();
+    let (code, md, err) = run(dir.path(), &["empty"], "");
+    assert_eq!(code, 2);
+    assert_eq!(md, "");
+    assert_eq!(
+        err,
+        "error: empty:1:1: no OpenAPI documents found in empty (looked for *.yaml, *.yml, \
+         *.json with an openapi or swagger key)\n"
+    );
+    let (code, _, err) = run(dir.path(), &["specs", "--stdin-filename", "a.yaml"], "");
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "error: --stdin-filename names the document read from `-`, which is not among the paths\n"
+    );
+}
+
+#[test]
+fn one_html_page_holds_a_section_a_document() {
+    let dir = two_apis();
+    let (code, html, _) = run(dir.path(), &["specs", "--format", "html"], "");
+    assert_eq!(code, 0);
+    assert_eq!(html.matches("<section>").count(), 2);
+    assert!(
+        html.contains("<title>Idempotency review: 2 documents</title>"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<h1>Idempotency review: Orders</h1>"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<h1>Idempotency review: Acme Payments</h1>"),
+        "{html}"
+    );
+    assert_eq!(html.matches("<tr class=\"operation\">").count(), 11);
+    assert_eq!(html.matches("<!DOCTYPE html>").count(), 1);
+}
