@@ -151,7 +151,9 @@ fn run_hook(dir: &Path, files: &[&str]) -> (i32, String) {
         let mut cmd = Command::new("pre-commit");
         cmd.current_dir(dir)
             .env("PRE_COMMIT_HOME", &home)
-            .args(["run", "--color", "never"]);
+            // --verbose shows the hook's output when it passes too, so a test can see what
+            // was linted.
+            .args(["run", "--color", "never", "--verbose"]);
         if files.is_empty() {
             cmd.arg("--all-files");
         } else {
@@ -213,9 +215,15 @@ fn a_clean_spec_passes_among_helm_charts_and_jsonc() {
     let dir = repository();
     let (code, out) = run_hook(dir.path(), &[]);
     assert_eq!(code, 0, "{out}");
+    // The document was linted, once, though its fragments were passed too.
+    assert!(
+        out.contains("No problems found in 1 file (1 operation)."),
+        "{out}"
+    );
     assert!(!out.contains("error"), "{out}");
     assert!(!out.contains("chart/"), "{out}");
     assert!(!out.contains("tsconfig"), "{out}");
+    assert!(!out.contains(".github"), "{out}");
 }
 
 #[test]
@@ -252,4 +260,8 @@ fn a_changed_fragment_lints_the_document_that_reaches_it() {
         ],
     );
     assert_eq!(code, 0, "{out}");
+    assert!(out.contains("No problems found in 0 files"), "{out}");
+    assert!(!out.contains("error"), "{out}");
+    assert!(!out.contains("chart/"), "{out}");
+    assert!(!out.contains("unused.yaml"), "{out}");
 }

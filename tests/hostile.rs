@@ -185,7 +185,7 @@ const EXPECTED: &[(&str, i32, &[&str])] = &[
         "refs/escape.yaml",
         1,
         &[
-            "refs/escape.yaml:7:17: warning[remote-ref-not-fetched] remote $ref `http://169.254.169.254/latest/meta-data` not fetched: remote references are off",
+            "refs/escape.yaml:7:17: warning[remote-ref-not-fetched] remote $ref `http://169.254.169.254/latest/meta-data` not fetched: remote references are off (use --allow-remote-refs)",
             "refs/escape.yaml:8:17: error[unresolved-ref] $ref `/etc/passwd` leaves the project root and was not read (pass --root DIR for a wider root, or --allow-outside-root)",
             "refs/escape.yaml:9:17: error[unresolved-ref] $ref `../../../../../../outside.yaml` leaves the project root and was not read (pass --root DIR for a wider root, or --allow-outside-root)",
             "refs/escape.yaml:10:17: error[unresolved-ref] $ref target file `missing.yaml` not found",

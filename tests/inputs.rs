@@ -105,8 +105,11 @@ fn hook_mode_leaves_templates_jsonc_and_lookalikes_alone_but_not_broken_document
     ];
     let mut args = vec!["check", "--skip-non-openapi", "--format", "concise"];
     args.extend(files);
-    let (code, out, _) = run(dir.path(), &args);
+    let (code, out, err) = run(dir.path(), &args);
     assert_eq!(code, 0, "{out}");
+    // Skipped without a word: no error, no note, nothing about the files.
+    assert_eq!(out, "No problems found in 0 files (0 operations).\n");
+    assert_eq!(err, "");
     args.push("broken.yaml");
     let (code, out, _) = run(dir.path(), &args);
     assert_eq!(code, 2, "{out}");

@@ -104,12 +104,24 @@ fn remote_refs_are_off_by_default_and_nothing_connects() {
         out,
         format!(
             "api.yaml:7:11: warning[remote-ref-not-fetched] 3 remote $refs not fetched (remote \
-             references are off); the first is `{base}/v1/params.yaml#/IdempotencyKey`\n\
+             references are off; use --allow-remote-refs); the first is \
+             `{base}/v1/params.yaml#/IdempotencyKey`\n\
              Found 1 problem (1 warning) in 1 file (1 operation, 1 not checked: a $ref they need \
              was not loaded).\n"
         )
     );
     assert_eq!(code, 0, "a warning does not fail the run");
+    // A second document with the same remote refs gets its own one warning.
+    std::fs::write(dir.path().join("other.yaml"), spec(&server.base)).unwrap();
+    let (code, out) = check(dir.path(), &["other.yaml"]);
+    assert_eq!(code, 0);
+    let warnings: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("warning[remote-ref-not-fetched]"))
+        .map(|l| l.split(' ').next().unwrap())
+        .collect();
+    assert_eq!(warnings, ["api.yaml:7:11:", "other.yaml:7:11:"], "{out}");
+    assert!(out.ends_with("Found 2 problems (2 warnings) in 2 files (2 operations, 2 not checked: a $ref they need was not loaded).\n"), "{out}");
     std::thread::sleep(Duration::from_millis(100));
     assert_eq!(
         server.hits.load(Ordering::SeqCst),

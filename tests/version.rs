@@ -110,3 +110,20 @@ fn version_flag_sarif_json_and_rules_agree() {
         );
     }
 }
+
+/// The README's pre-commit example pins the tag of this version, so that copying it installs
+/// the idemlint the README describes.
+#[test]
+fn readme_pre_commit_rev_is_this_version() {
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let revs: Vec<&str> = readme
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("rev: "))
+        .map(|rest| rest.split_whitespace().next().unwrap_or(""))
+        .collect();
+    assert!(!revs.is_empty(), "the README shows a pre-commit rev");
+    let tag = format!("v{}", env!("CARGO_PKG_VERSION"));
+    for rev in revs {
+        assert_eq!(rev, tag, "README's pre-commit rev");
+    }
+}

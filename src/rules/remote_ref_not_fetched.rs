@@ -19,10 +19,17 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     };
     let target = cx.bundle.ref_target(first).unwrap_or_default();
     let n = cx.bundle.unfetched.len();
+    // The flag is in the message, not only the help: one-line formats show no help.
     let message = if n == 1 {
-        format!("remote $ref `{target}` not fetched: remote references are off")
+        format!(
+            "remote $ref `{target}` not fetched: remote references are off (use \
+             --allow-remote-refs)"
+        )
     } else {
-        format!("{n} remote $refs not fetched (remote references are off); the first is `{target}`")
+        format!(
+            "{n} remote $refs not fetched (remote references are off; use --allow-remote-refs); \
+             the first is `{target}`"
+        )
     };
     let unchecked = cx.api.unchecked.len();
     let mut help = String::from(
