@@ -498,3 +498,79 @@ fn a_report_that_cannot_be_written_is_an_error() {
         "{stderr}"
     );
 }
+
+/// Mistakes inside idemlint's own extensions, as a user running the binary sees them: each at
+/// its key or value, with the closest valid word.
+#[test]
+fn typos_in_x_idempotency_and_x_idemlint_ignore_are_findings_with_a_suggestion() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("api.yaml"),
+        "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /orders:\n    post:\n      \
+         x-idempotency: {keyy: Idempotency-Key}\n      responses: {'201': {description: ok}}\n  \
+         /carts:\n    post:\n      x-idempotency: \"false\"\n      \
+         responses: {'201': {description: ok}}\n  /baskets:\n    post:\n      \
+         x-idemlint-ignore: [missing-idempotency-keys]\n      \
+         responses: {'201': {description: ok}}\n",
+    )
+    .unwrap();
+    let (code, out) = stdout(idemlint().current_dir(dir.path()).args([
+        "check",
+        "api.yaml",
+        "--format",
+        "concise",
+        "--select",
+        "invalid-extension,unused-suppression",
+    ]));
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        out,
+        "api.yaml:6:23: warning[invalid-extension] unknown key `keyy` in `x-idempotency`; did \
+         you mean `key`?\n\
+         api.yaml:10:22: warning[invalid-extension] `x-idempotency: \"false\"` is a string; write \
+         `false` (a boolean) to say duplicates are harmless\n\
+         api.yaml:14:27: info[unused-suppression] suppression names unknown rule \
+         `missing-idempotency-keys`; did you mean `missing-idempotency-key`?\n\
+         Found 3 problems (2 warnings, 1 info) in 1 file (3 operations).\n"
+    );
+}
+
+/// A 429 without Retry-After names the operations it belongs to, in every human format.
+#[test]
+fn retry_after_missing_names_its_operations() {
+    let spec = "fixtures/rules/retry-after-missing/bad_shared_by_many.yaml";
+    let (_, concise) = stdout(idemlint().args([
+        "check",
+        spec,
+        "--format",
+        "concise",
+        "--select",
+        "retry-after-missing",
+    ]));
+    assert!(
+        concise.contains(
+            "bad_shared_by_many.yaml:12:9: warning[retry-after-missing] 429 response of GET \
+             /exports/{id} has no Retry-After header"
+        ),
+        "{concise}"
+    );
+    assert!(
+        concise.contains(
+            "bad_shared_by_many.yaml:36:5: warning[retry-after-missing] 429 response used by GET \
+             /exports and 3 other operations has no Retry-After header"
+        ),
+        "{concise}"
+    );
+    let (_, text) = stdout(idemlint().args([
+        "check",
+        spec,
+        "--color",
+        "never",
+        "--select",
+        "retry-after-missing",
+    ]));
+    assert!(
+        text.contains("⚠ 429 response used by GET /exports and 3 other operations has no"),
+        "{text}"
+    );
+}
