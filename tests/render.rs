@@ -205,3 +205,43 @@ fn concise_colours_each_severity() {
     );
     assert!(!out.contains("\u{1b}[1;31m"), "no error, no red: {out:?}");
 }
+
+/// `--color auto` (the default) colours on a real terminal and nowhere else: run under a
+/// pseudo-terminal (util-linux `script`), the concise report is coloured; with NO_COLOR it is not.
+#[test]
+fn concise_is_coloured_on_a_terminal_by_default() {
+    let available = std::process::Command::new("script")
+        .args(["-qec", "true", "/dev/null"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !available {
+        eprintln!("skipped: util-linux `script` is not installed to give a pseudo-terminal");
+        return;
+    }
+    let binary = env!("CARGO_BIN_EXE_idemlint");
+    let on_terminal = |no_color: Option<&str>| {
+        let mut cmd = std::process::Command::new("script");
+        cmd.args([
+            "-qec",
+            &format!("{binary} check {GOOD} --format concise"),
+            "/dev/null",
+        ])
+        .env_remove("NO_COLOR");
+        if let Some(v) = no_color {
+            cmd.env("NO_COLOR", v);
+        }
+        String::from_utf8(cmd.output().unwrap().stdout).unwrap()
+    };
+    let coloured = on_terminal(None);
+    assert!(
+        coloured.starts_with(
+            "\u{1b}[1mfixtures/hostile/good.yaml:5:5:\u{1b}[0m \u{1b}[1;31merror[missing-idempotency-key]\u{1b}[0m POST /a"
+        ),
+        "{coloured:?}"
+    );
+    let plain = on_terminal(Some("1"));
+    assert!(
+        plain.starts_with("fixtures/hostile/good.yaml:5:5: error[missing-idempotency-key] POST /a"),
+        "{plain:?}"
+    );
+}
