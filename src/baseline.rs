@@ -7,13 +7,13 @@
 //! Entries alike in all three (one rule, one place, two findings) are counted, so fixing one of
 //! two is seen.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use crate::project::relative_to;
-use crate::report::{BaselineOutcome, Finding, Report, StaleEntry, Suppressed, SuppressionKind};
+use crate::report::{BaselineOutcome, Report, StaleEntry, Suppressed, SuppressionKind};
 use crate::resolve::normalize;
 
 /// The version written; earlier ones are refused with a hint to write the baseline anew.
@@ -44,18 +44,19 @@ pub struct Baseline {
     entries: Vec<Entry>,
 }
 
-/// The folder a baseline at `path` keeps its paths relative to: the one it is (or will be) in.
+/// The folder a baseline at `path` keeps its paths relative to: the one the file is (or will
+/// be) in, past any symlink, since that is where `--write-baseline` writes it.
 fn folder_of(path: &Path) -> PathBuf {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-    let dir = normalize(&cwd.join(path))
+    let file = crate::output::final_target(&cwd.join(path));
+    let dir = normalize(&file)
         .parent()
         .map_or_else(|| PathBuf::from("/"), Path::to_path_buf);
     std::fs::canonicalize(&dir).unwrap_or(dir)
 }
 
-/// `finding`'s file as a baseline in `dir` writes it.
-fn file_in(finding: &Finding, dir: &Path) -> String {
-    let path = &finding.source.path;
+/// A file's path (absolute, or a URL) as a baseline in `dir` writes it.
+fn path_in(path: &Path, dir: &Path) -> String {
     match path.to_str() {
         Some(url) if crate::fetch::is_http(url) => url.to_string(),
         _ => relative_to(path, dir),
@@ -73,7 +74,7 @@ pub fn write(path: &Path, report: &Report) -> std::io::Result<()> {
             .iter()
             .map(|f| Entry {
                 rule: f.rule.to_string(),
-                file: file_in(f, &dir),
+                file: path_in(&f.source.path, &dir),
                 pointer: f.pointer.clone(),
                 message: f.message.clone(),
             })
@@ -97,7 +98,7 @@ pub fn load(path: &Path) -> Result<Baseline, String> {
         .version;
     if version != VERSION {
         return Err(format!(
-            "baseline version {version} is not supported ({VERSION} is); write it anew with \
+            "format version {version} is not supported ({VERSION} is); write it anew with \
              --write-baseline"
         ));
     }
@@ -123,17 +124,29 @@ pub fn load(path: &Path) -> Result<Baseline, String> {
 }
 
 /// Moves the findings the baseline knows into `report.suppressed`, and records in
-/// `report.baseline` how many entries matched and which matched nothing.
-pub fn apply(report: &mut Report, baseline: &Baseline) {
+/// `report.baseline` how many entries matched and which are stale. An entry is stale when the
+/// run looked for it and it is gone: its file was linted, its rule ran (`ran`), and no finding
+/// matched it; or its file no longer exists. Entries for files this run did not lint (a hook
+/// passes only the changed ones) or for rules it did not run (`--select`) are left alone.
+pub fn apply(report: &mut Report, baseline: &Baseline, ran: &dyn Fn(&str) -> bool) {
     let key = |rule: &str, file: &str, pointer: &str| format!("{rule}\0{file}\0{pointer}");
     let mut left: HashMap<String, usize> = HashMap::new();
     for e in &baseline.entries {
         *left.entry(key(&e.rule, &e.file, &e.pointer)).or_default() += 1;
     }
+    // Each file's path as the baseline writes it, worked out once per file.
+    let mut in_baseline: HashMap<PathBuf, String> = HashMap::new();
+    let mut as_written = |path: &Path| {
+        in_baseline
+            .entry(path.to_path_buf())
+            .or_insert_with(|| path_in(path, &baseline.dir))
+            .clone()
+    };
     let findings = std::mem::take(&mut report.findings);
     let mut matched = 0;
     for f in findings {
-        match left.get_mut(&key(f.rule, &file_in(&f, &baseline.dir), &f.pointer)) {
+        let file = as_written(&f.source.path);
+        match left.get_mut(&key(f.rule, &file, &f.pointer)) {
             Some(n) if *n > 0 => {
                 *n -= 1;
                 matched += 1;
@@ -146,13 +159,35 @@ pub fn apply(report: &mut Report, baseline: &Baseline) {
             _ => report.findings.push(f),
         }
     }
+    let linted: HashSet<String> = report
+        .documents
+        .iter()
+        .flat_map(|d| &d.loaded)
+        .map(|p| as_written(p))
+        .collect();
+    let mut known: HashMap<String, bool> = HashMap::new();
+    let mut exists = |file: &str| -> bool {
+        if crate::fetch::is_http(file) {
+            return true;
+        }
+        *known
+            .entry(file.to_string())
+            .or_insert_with(|| baseline.dir.join(file).exists())
+    };
     // The entries of each key beyond what matched are stale, in the file's order.
     let mut stale = Vec::new();
+    let mut missing = 0;
     for e in &baseline.entries {
+        let gone = !exists(&e.file);
+        let looked = linted.contains(&e.file) && ran(&e.rule);
+        if !gone && !looked {
+            continue;
+        }
         if let Some(n) = left.get_mut(&key(&e.rule, &e.file, &e.pointer))
             && *n > 0
         {
             *n -= 1;
+            missing += usize::from(gone);
             stale.push(StaleEntry {
                 rule: e.rule.clone(),
                 file: e.file.clone(),
@@ -165,13 +200,14 @@ pub fn apply(report: &mut Report, baseline: &Baseline) {
         file: baseline.name.clone(),
         entries: baseline.entries.len(),
         matched,
+        missing,
         stale,
     });
 }
 
-/// What a user is told of the baseline on standard error: nothing when every entry matched, a
-/// warning when none did although there are findings (its paths are likely not this project's),
-/// else the stale entries, which `--write-baseline` would drop.
+/// What a user is told of the baseline on standard error: nothing when no entry is stale; a
+/// warning when nothing matched because none of the files it names exists (the baseline or the
+/// specs moved); else the stale entries, which `--write-baseline` would drop.
 pub fn notes(outcome: &BaselineOutcome, new_findings: usize) -> Option<String> {
     const SHOWN: usize = 5;
     let first = outcome.stale.first()?;
@@ -187,16 +223,19 @@ pub fn notes(outcome: &BaselineOutcome, new_findings: usize) -> Option<String> {
             }
         )
     };
-    if outcome.matched == 0 && new_findings > 0 {
+    if outcome.matched == 0 && new_findings > 0 && outcome.missing == outcome.entries {
         return Some(format!(
-            "warning: baseline {} matched none of the {new_findings} finding{}: its {} entr{} \
-             name other places (the first: {}); paths in a baseline are relative to its folder. \
-             Rerun --write-baseline if the files moved.\n",
+            "warning: baseline {} matched no finding: none of the files its {} name{} exists \
+             (the first: {}); paths in a baseline are relative to its folder. Rerun \
+             --write-baseline if the files moved.\n",
             outcome.file,
-            plural(new_findings, "", "s"),
-            outcome.entries,
-            plural(outcome.entries, "y", "ies"),
-            place(first),
+            plural(
+                outcome.entries,
+                "entry",
+                &format!("{} entries", outcome.entries)
+            ),
+            plural(outcome.entries, "s", ""),
+            first.file,
         ));
     }
     let n = outcome.stale.len();
@@ -205,15 +244,14 @@ pub fn notes(outcome: &BaselineOutcome, new_findings: usize) -> Option<String> {
         listed.push(format!("and {} more", n - SHOWN));
     }
     Some(format!(
-        "note: {n} baseline entr{} {} stale (no such finding any more): {}; rerun \
-         --write-baseline to drop {}.\n",
-        plural(n, "y", "ies"),
-        plural(n, "is", "are"),
+        "note: {n} baseline {} stale (no such finding any more): {}; rerun --write-baseline to \
+         drop {}.\n",
+        plural(n, "entry is", "entries are"),
         listed.join(", "),
         plural(n, "it", "them"),
     ))
 }
 
-fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
+fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 { one } else { many }
 }

@@ -368,18 +368,29 @@ fn review(args: ReviewArgs) -> u8 {
         || read_stdin(&opts),
         &crate::review::review_document,
     );
-    // What could not be reviewed is said on stderr; the review of the rest is still written.
+    // What could not be reviewed is said on stderr and in the review itself, which is written
+    // even when nothing could be reviewed: an old review must not pass for this run's.
+    let mut not_reviewed = Vec::new();
     for e in &report.errors {
         eprintln!("error: {}:{}:{}: {}", e.file, e.line, e.column, e.message);
+        not_reviewed.push(crate::review::NotReviewed {
+            place: format!("{}:{}:{}", e.file, e.line, e.column),
+            reason: e.message.clone(),
+        });
     }
-    if !reviews.is_empty() {
-        let text = match args.format {
-            ReviewFormat::Markdown => crate::review::markdown(&reviews),
-            ReviewFormat::Html => crate::review::html(&reviews),
-        };
-        if emit(&text, args.output.as_deref()).is_err() {
-            return EXIT_ERROR;
-        }
+    for d in &report.skipped {
+        eprintln!("note: {} not reviewed: {}", d.file, d.reason);
+        not_reviewed.push(crate::review::NotReviewed {
+            place: d.file.clone(),
+            reason: d.reason.clone(),
+        });
+    }
+    let text = match args.format {
+        ReviewFormat::Markdown => crate::review::markdown(&reviews, &not_reviewed),
+        ReviewFormat::Html => crate::review::html(&reviews, &not_reviewed),
+    };
+    if emit(&text, args.output.as_deref()).is_err() {
+        return EXIT_ERROR;
     }
     if report.errors.is_empty() {
         EXIT_OK
@@ -600,7 +611,9 @@ fn check(mut args: CheckArgs) -> u8 {
     }
     if let Some(path) = &args.baseline {
         match crate::baseline::load(path) {
-            Ok(baseline) => crate::baseline::apply(&mut report, &baseline),
+            Ok(baseline) => {
+                crate::baseline::apply(&mut report, &baseline, &|rule| lint::selected(rule, &opts))
+            }
             Err(e) => {
                 eprintln!("error: baseline {}: {e}", path.display());
                 return EXIT_ERROR;

@@ -179,7 +179,7 @@ pub fn run_each<T: Send>(
         })
         .collect();
     let keep_trees = opts.skip_teardown && jobs.len() == 1;
-    let (results, mut made): (Vec<FileResult>, Vec<Option<(String, T)>>) = jobs
+    let (results, made): (Vec<FileResult>, Vec<Option<(String, T)>>) = jobs
         .into_par_iter()
         .map(|(source, strict, config)| {
             lint_source(source, strict, &resolve, config, opts, keep_trees, each)
@@ -212,11 +212,10 @@ pub fn run_each<T: Send>(
     }
     sort_findings(&mut report.findings);
     report.documents.sort_by(|a, b| a.file.cmp(&b.file));
-    made.sort_by(|a, b| match (a, b) {
-        (Some((a, _)), Some((b, _))) => a.cmp(b),
-        _ => std::cmp::Ordering::Equal,
-    });
-    let made = made.into_iter().flatten().map(|(_, t)| t).collect();
+    // In the order of `report.documents`: by name, as documents are sorted above.
+    let mut made: Vec<(String, T)> = made.into_iter().flatten().collect();
+    made.sort_by(|a, b| a.0.cmp(&b.0));
+    let made = made.into_iter().map(|(_, t)| t).collect();
     report.skipped.sort_by(|a, b| a.file.cmp(&b.file));
     if report.files == 0 && errors.is_empty() && !quiet_when_empty(paths, opts) {
         errors.push(nothing_found(paths, report.excluded));
@@ -688,6 +687,7 @@ fn lint_bundle<'b>(
                 }
             })
             .collect(),
+        loaded: bundle.files.iter().map(|f| f.source.path.clone()).collect(),
     });
     result.errors = bundle.errors.clone();
     let mut suppressions = Suppressions::collect(bundle);
@@ -741,7 +741,7 @@ fn lint_bundle<'b>(
 }
 
 /// `--select` and `--ignore`.
-fn selected(rule: &str, opts: &Options) -> bool {
+pub fn selected(rule: &str, opts: &Options) -> bool {
     (opts.select.is_empty() || opts.select.iter().any(|s| s == rule))
         && !opts.ignore.iter().any(|s| s == rule)
 }

@@ -1,20 +1,25 @@
 //! Writing reports and baselines where the user points: a regular file is replaced whole or not
-//! at all, and anything else is written the way a shell's `>` would, never replaced.
+//! at all, and anything else is written the way a shell's `>` or `>>` would, never replaced.
 //!
 //! Replacing by rename is what keeps a reader from seeing half a report, but renaming over a
 //! path that is not a regular file destroys it: run as root (as CI containers are),
 //! `-o /dev/null` would leave a regular file where the device was. So the kind of thing at the
 //! path decides how it is written:
-//! - a regular file, or nothing yet: a temporary file in the same folder, renamed over it (the
-//!   file's permissions are kept);
+//! - a regular file, or nothing yet: a temporary file in the same folder, renamed over it, with
+//!   the replaced file's permissions and owner. A file the user may not write is refused, as by
+//!   `>`; a writable file in a folder the user may not write is written in place (not atomic,
+//!   but what `>` would do). A hard link to the file keeps the old content;
 //! - a symlink: followed, and its target written by these rules, so the link stays a link;
-//! - a character or block device or a FIFO (`/dev/null`, `/dev/stdout` on a pipe, `<(…)`),
-//!   and anything under `/dev` or `/proc`: opened and written in place;
+//! - one of the process's own descriptors (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
+//!   `/proc/self/fd/N`): appended to, so that `-o /dev/stdout >> log` appends as the shell set
+//!   up, and output already written there stays;
+//! - a character or block device or a FIFO (`/dev/null`, `<(…)`): opened and written in place
+//!   (a FIFO waits for its reader, as with `>`);
 //! - a Unix socket: connected to and written;
 //! - a directory: an error.
 
 use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 /// How many symlinks a path may pass through, as the kernel allows (`MAXSYMLINKS`).
 const MAX_LINKS: usize = 40;
@@ -30,8 +35,10 @@ pub fn write_to_with(
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     match destination(path)? {
-        Destination::Replace { path, permissions } => {
-            write_atomically_with(&path, permissions, write)
+        Destination::Replace { path, existing } => replace(&path, existing.as_ref(), write),
+        Destination::Append => {
+            let file = std::fs::OpenOptions::new().append(true).open(path)?;
+            write_through(file, write)
         }
         Destination::InPlace => {
             let file = std::fs::OpenOptions::new().write(true).open(path)?;
@@ -41,15 +48,26 @@ pub fn write_to_with(
     }
 }
 
+/// The file a write to `path` lands in: `path` past every symlink, whether its target exists
+/// yet or not.
+pub fn final_target(path: &Path) -> PathBuf {
+    match std::fs::canonicalize(path) {
+        Ok(target) => target,
+        Err(_) => dangling_target(path).unwrap_or_else(|_| path.to_path_buf()),
+    }
+}
+
 /// How a path is written.
-#[derive(Debug, PartialEq)]
+#[derive(Debug)]
 enum Destination {
-    /// Through a temporary file renamed to `path` (the final target of any symlinks), with the
-    /// permissions of the file it replaces.
+    /// Through a temporary file renamed to `path` (the final target of any symlinks); the
+    /// metadata of the file it replaces, if there is one.
     Replace {
         path: PathBuf,
-        permissions: Option<std::fs::Permissions>,
+        existing: Option<std::fs::Metadata>,
     },
+    /// One of the process's own descriptors, reopened for appending.
+    Append,
     /// Opened for writing as it is.
     InPlace,
     /// A Unix socket, connected to.
@@ -58,10 +76,8 @@ enum Destination {
 
 fn destination(path: &Path) -> std::io::Result<Destination> {
     use std::os::unix::fs::FileTypeExt;
-    // `/dev/stdout` and `/proc/self/fd/1` name whatever the shell opened, which a rename would
-    // detach from the process that holds it; devices belong to the system.
-    if is_system_path(path) {
-        return Ok(Destination::InPlace);
+    if is_descriptor(path) {
+        return Ok(Destination::Append);
     }
     match std::fs::metadata(path) {
         Ok(meta) => {
@@ -72,13 +88,9 @@ fn destination(path: &Path) -> std::io::Result<Destination> {
                     "is a directory",
                 ))
             } else if kind.is_file() {
-                let target = std::fs::canonicalize(path)?;
-                if is_system_path(&target) {
-                    return Ok(Destination::InPlace);
-                }
                 Ok(Destination::Replace {
-                    path: target,
-                    permissions: Some(meta.permissions()),
+                    path: std::fs::canonicalize(path)?,
+                    existing: Some(meta),
                 })
             } else if kind.is_socket() {
                 Ok(Destination::Socket)
@@ -88,15 +100,35 @@ fn destination(path: &Path) -> std::io::Result<Destination> {
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Destination::Replace {
             path: dangling_target(path)?,
-            permissions: None,
+            existing: None,
         }),
         Err(e) => Err(e),
     }
 }
 
-/// Under `/dev` or `/proc`, where nothing is a file to replace.
-fn is_system_path(path: &Path) -> bool {
-    path.is_absolute() && (path.starts_with("/dev") || path.starts_with("/proc"))
+/// Whether `path` names a descriptor of this process (`/dev/stdout`, `/dev/fd/3`,
+/// `/proc/self/fd/1`), which the shell opened: a rename would detach it from the process that
+/// holds it. Judged on the absolute, normalised path, so `dev/stdout` from `/` counts too.
+fn is_descriptor(path: &Path) -> bool {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    let path = crate::resolve::normalize(&cwd.join(path));
+    let parts: Vec<&str> = path
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(s) => s.to_str(),
+            _ => None,
+        })
+        .collect();
+    let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let own = std::process::id().to_string();
+    match parts[..] {
+        ["dev", "stdout" | "stderr"] => true,
+        ["dev", "fd", n] => number(n),
+        ["proc", who, "fd", n] => {
+            (who == "self" || who == "thread-self" || who == own) && number(n)
+        }
+        _ => false,
+    }
 }
 
 /// Where a path that does not exist yet is created: itself, or, for a symlink whose target is
@@ -128,21 +160,40 @@ fn write_through<W: Write>(
     out.flush()
 }
 
-/// Writes through a temporary file in the same folder and a rename, so readers never see half.
-fn write_atomically_with(
+/// Replaces the regular file at `path` (or creates it) through a temporary file in the same
+/// folder and a rename, so readers never see half.
+fn replace(
     path: &Path,
-    permissions: Option<std::fs::Permissions>,
+    existing: Option<&std::fs::Metadata>,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
+    if existing.is_some() {
+        // As `>` would: a file the user may not write is not replaced behind its owner's back.
+        std::fs::OpenOptions::new().write(true).open(path)?;
+    }
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let (tmp, file) = temporary_in(dir)?;
+    let (tmp, file) = match temporary_in(dir) {
+        Ok(made) => made,
+        // A file the user may write in a folder they may not: written in place, as `>` would.
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied && existing.is_some() => {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .truncate(true)
+                .open(path)?;
+            return write_through(file, write);
+        }
+        Err(e) => return Err(e),
+    };
     // Removes the temporary file on every way out but a successful rename, a panic included.
     let guard = Temporary(Some(tmp));
-    if let Some(permissions) = permissions {
-        file.set_permissions(permissions)?;
+    if let Some(meta) = existing {
+        use std::os::unix::fs::MetadataExt;
+        file.set_permissions(meta.permissions())?;
+        // Only root may give a file away; for anyone else the file is theirs already.
+        let _ = std::os::unix::fs::fchown(&file, Some(meta.uid()), Some(meta.gid()));
     }
     let mut out = BufWriter::with_capacity(1 << 16, file);
     write(&mut out)?;
@@ -224,16 +275,11 @@ mod tests {
     #[test]
     fn the_kind_of_thing_at_the_path_decides_how_it_is_written() {
         use std::os::unix::fs::PermissionsExt;
+        let kind = |p: &Path| format!("{:?}", destination(p).unwrap());
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("report.json");
         // Nothing yet, then a regular file (whose permissions the replacement keeps).
-        assert!(matches!(
-            destination(&file).unwrap(),
-            Destination::Replace {
-                permissions: None,
-                ..
-            }
-        ));
+        assert!(kind(&file).starts_with("Replace"), "{}", kind(&file));
         std::fs::write(&file, "old").unwrap();
         std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).unwrap();
         write_to(&file, b"new").unwrap();
@@ -243,17 +289,22 @@ mod tests {
         // A symlink: its target is replaced, the link stays.
         let link = dir.path().join("link.json");
         std::os::unix::fs::symlink("report.json", &link).unwrap();
-        assert_eq!(
-            destination(&link).unwrap(),
-            Destination::Replace {
-                path: std::fs::canonicalize(&file).unwrap(),
-                permissions: Some(std::fs::Permissions::from_mode(0o100640)),
+        match destination(&link).unwrap() {
+            Destination::Replace { path, existing } => {
+                assert_eq!(path, std::fs::canonicalize(&file).unwrap());
+                assert!(existing.is_some());
             }
-        );
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(final_target(&link), std::fs::canonicalize(&file).unwrap());
         // A symlink to nothing yet: the target is created where the link points.
         let dangling = dir.path().join("dangling.json");
         std::os::unix::fs::symlink("sub/../later.json", &dangling).unwrap();
         std::fs::create_dir(dir.path().join("sub")).unwrap();
+        assert_eq!(
+            final_target(&dangling),
+            dir.path().join("sub/../later.json")
+        );
         write_to(&dangling, b"created").unwrap();
         assert!(
             std::fs::symlink_metadata(&dangling)
@@ -270,16 +321,20 @@ mod tests {
         std::os::unix::fs::symlink("b", &a).unwrap();
         std::os::unix::fs::symlink("a", dir.path().join("b")).unwrap();
         assert!(write_to(&a, b"x").is_err());
-        // Devices and whatever /dev and /proc name are written in place.
-        assert_eq!(
-            destination(Path::new("/dev/null")).unwrap(),
-            Destination::InPlace
-        );
-        assert_eq!(
-            destination(Path::new("/dev/stdout")).unwrap(),
-            Destination::InPlace
-        );
-        write_to(Path::new("/dev/null"), b"gone").unwrap();
+        // Devices are written in place, the process's own descriptors appended to. (Judged
+        // only: a test that writes to the system's /dev/null could replace it if this broke.)
+        assert_eq!(kind(Path::new("/dev/null")), "InPlace");
+        for own in [
+            "/dev/stdout",
+            "/dev/stderr",
+            "/dev/fd/3",
+            "/proc/self/fd/1",
+            "/dev/../dev/stdout",
+        ] {
+            assert_eq!(kind(Path::new(own)), "Append", "{own}");
+        }
+        assert!(!is_descriptor(Path::new("/dev/fd/x")));
+        assert!(!is_descriptor(Path::new("/proc/1/fd/1")) || std::process::id() == 1);
         // A directory is an error that says so.
         let err = write_to(dir.path(), b"x").unwrap_err();
         assert_eq!(err.to_string(), "is a directory");

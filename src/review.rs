@@ -397,9 +397,29 @@ fn replay_documented(op: &Operation<'_>) -> Option<(String, Location)> {
         .map(|r| (r.status.to_string(), op.anchor(r.key)))
 }
 
-/// Markdown, for a pull-request comment: a section a document.
-pub fn markdown(reviews: &[ApiReview]) -> String {
-    let sections: Vec<String> = reviews.iter().map(markdown_section).collect();
+/// An input that could not be reviewed: where, and why.
+#[derive(Debug, Clone)]
+pub struct NotReviewed {
+    /// `file:line:column`, or the file alone.
+    pub place: String,
+    pub reason: String,
+}
+
+/// Markdown, for a pull-request comment: a section a document, then what could not be
+/// reviewed, so that a comment never passes over a broken document in silence.
+pub fn markdown(reviews: &[ApiReview], not_reviewed: &[NotReviewed]) -> String {
+    let mut sections: Vec<String> = reviews.iter().map(markdown_section).collect();
+    if !not_reviewed.is_empty() {
+        let mut s = String::new();
+        if reviews.is_empty() {
+            s.push_str("## Idempotency review\n\nNothing could be reviewed.\n\n");
+        }
+        s.push_str("### Not reviewed\n\n");
+        for n in not_reviewed {
+            s.push_str(&format!("- `{}`: {}\n", n.place, cell(&n.reason)));
+        }
+        sections.push(s);
+    }
     sections.join("\n")
 }
 
@@ -493,13 +513,26 @@ fn html_escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// One self-contained HTML page, a section a document: no external assets.
-pub fn html(reviews: &[ApiReview]) -> String {
+/// One self-contained HTML page, a section a document and one for what could not be
+/// reviewed: no external assets.
+pub fn html(reviews: &[ApiReview], not_reviewed: &[NotReviewed]) -> String {
     let title = match reviews {
         [one] => html_escape(&one.title),
+        [] => "nothing reviewed".to_string(),
         many => format!("{} documents", many.len()),
     };
-    let sections: String = reviews.iter().map(html_section).collect();
+    let mut sections: String = reviews.iter().map(html_section).collect();
+    if !not_reviewed.is_empty() {
+        sections.push_str("<section>\n<h1>Not reviewed</h1>\n<ul>\n");
+        for n in not_reviewed {
+            sections.push_str(&format!(
+                "<li><code>{}</code>: {}</li>\n",
+                html_escape(&n.place),
+                html_escape(&n.reason)
+            ));
+        }
+        sections.push_str("</ul>\n</section>\n");
+    }
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Idempotency review: {title}</title>\n<style>\nbody{{font:14px/1.4 system-ui,sans-serif;margin:2em}}table{{border-collapse:collapse}}\nth,td{{border:1px solid #ccc;padding:.4em;vertical-align:top;text-align:left}}\n.good{{background:#eaf7ea}}.gap{{background:#fff6dd}}.risk{{background:#fde8e8}}.na{{color:#777}}\nsmall{{color:#555}}section+section{{margin-top:3em}}\n</style></head><body>\n{sections}</body></html>\n"
     )

@@ -56,27 +56,30 @@ fn entries(dir: &Path) -> Vec<String> {
 #[test]
 fn a_character_device_is_written_in_place_not_replaced() {
     let dir = tempfile::tempdir().unwrap();
-    // A device node of our own, so that a regression replaces it and not the system's
-    // `/dev/null`. Making one needs root, which is also when a rename over `/dev/null` succeeds
-    // (CI containers run as root); without root the system's is safe to write to.
-    let own = dir.path().join("null");
+    // A device node of our own (the null device's numbers), never the system's `/dev/null`: if
+    // this broke, a rename would replace the node under test, not the machine's. Making one
+    // needs root, which is also when a rename over a device succeeds (CI containers run as
+    // root).
+    let null = dir.path().join("null");
     let made = std::process::Command::new("mknod")
-        .arg(&own)
+        .arg(&null)
         .args(["c", "1", "3"])
         .output()
         .is_ok_and(|o| o.status.success());
-    let null = if made {
-        own.as_path()
-    } else {
-        eprintln!("note: mknod needs root; writing to /dev/null itself");
-        Path::new("/dev/null")
-    };
+    if !made {
+        eprintln!("skipped: mknod needs root");
+        return;
+    }
+    if std::fs::OpenOptions::new().write(true).open(&null).is_err() {
+        eprintln!("skipped: the temporary folder does not allow device nodes (nodev)");
+        return;
+    }
     let shown = null.to_str().unwrap();
     let out = idemlint(&["-o", shown]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(out.stdout.is_empty());
     assert_eq!(stderr(&out), "");
-    let meta = std::fs::metadata(null).unwrap();
+    let meta = std::fs::metadata(&null).unwrap();
     assert!(
         meta.file_type().is_char_device(),
         "still a device: {meta:?}"
@@ -84,20 +87,60 @@ fn a_character_device_is_written_in_place_not_replaced() {
     let baseline = idemlint(&["--write-baseline", shown]);
     assert_eq!(baseline.status.code(), Some(0), "{}", stderr(&baseline));
     assert!(
-        std::fs::metadata(null)
+        std::fs::metadata(&null)
             .unwrap()
             .file_type()
             .is_char_device()
     );
-    if made {
-        assert_eq!(entries(dir.path()), ["null"], "no temporary file is left");
-    }
+    assert_eq!(entries(dir.path()), ["null"], "no temporary file is left");
+}
+
+/// `-o /dev/stdout` and `-o /proc/self/fd/N` write to what the shell opened, appending: what
+/// was written there before stays, as `>>` and a shared `>` expect.
+#[test]
+fn the_processs_own_descriptors_are_appended_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = std::fs::canonicalize(BAD).unwrap();
+    let binary = env!("CARGO_BIN_EXE_idemlint");
+    let shell = |script: &str| {
+        let status = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(script)
+            .env("IDEMLINT", binary)
+            .env("SPEC", &bad)
+            .current_dir(dir.path())
+            .status()
+            .unwrap();
+        status.code()
+    };
+    let report = expected_report();
+    assert_eq!(
+        shell(
+            r#"printf 'before\n' > log; exec 3>>log; "$IDEMLINT" check "$SPEC" --format json -o /proc/self/fd/3"#
+        ),
+        Some(1)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("log")).unwrap(),
+        format!("before\n{report}")
+    );
+    assert_eq!(
+        shell(
+            r#"{ printf 'first\n'; "$IDEMLINT" check "$SPEC" --format json -o /dev/stdout; } > log2"#
+        ),
+        Some(1)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("log2")).unwrap(),
+        format!("first\n{report}")
+    );
+    assert_eq!(entries(dir.path()), ["log", "log2"]);
 }
 
 #[test]
 fn the_processs_own_stdout_is_written_in_place() {
-    // What `-o /dev/stdout` resolves to; under /proc a rename fails instead of replacing, so a
-    // regression fails here without harming the machine.
+    // Under /proc a rename fails instead of replacing, so a regression fails here without
+    // harming the machine.
     let out = idemlint(&["-o", "/proc/self/fd/1"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert_eq!(String::from_utf8(out.stdout).unwrap(), expected_report());
@@ -228,5 +271,40 @@ fn a_regular_file_is_replaced_whole_keeping_its_permissions() {
     assert_eq!(std::fs::read_to_string(&path).unwrap(), expected_report());
     let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600);
+    assert_eq!(entries(dir.path()), ["report.json"]);
+}
+
+/// Root replacing a file keeps its owner, so a report written by a root CI step stays the
+/// owner's; and a file the user may not write is not replaced (`>` refuses it too).
+#[test]
+fn a_replaced_file_keeps_its_owner_and_an_unwritable_one_is_refused() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("report.json");
+    std::fs::write(&path, "old").unwrap();
+    let root = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout == b"0\n");
+    if root {
+        std::os::unix::fs::chown(&path, Some(65534), Some(65534)).unwrap();
+        let out = idemlint(&["-o", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        let meta = std::fs::metadata(&path).unwrap();
+        assert_eq!((meta.uid(), meta.gid()), (65534, 65534));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), expected_report());
+        eprintln!("note: running as root, which may write any file; the refusal is not tested");
+    } else {
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+        let shown = path.to_str().unwrap();
+        let out = idemlint(&["-o", shown]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            stderr(&out).starts_with(&format!("error: cannot write {shown}: Permission denied")),
+            "{}",
+            stderr(&out)
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
+    }
     assert_eq!(entries(dir.path()), ["report.json"]);
 }

@@ -292,15 +292,65 @@ fn what_cannot_be_reviewed_is_an_error_and_the_rest_is_still_reviewed() {
         sections(&md),
         ["## Idempotency review: Acme Payments (`specs/payments.yaml`)"]
     );
-    // Nothing to review at all: an error, and no review written.
-    std::fs::create_dir(dir.path().join("empty")).unwrap();
-    let (code, md, err) = run(dir.path(), &["empty"], "");
+    // Sections are in path order whatever the order of the command line, a failure among them.
+    let (code, md_all, _) = run(
+        dir.path(),
+        &[
+            "specs/payments.yaml",
+            "specs/broken.yaml",
+            "specs/orders/openapi.yaml",
+        ],
+        "",
+    );
     assert_eq!(code, 2);
-    assert_eq!(md, "");
+    assert_eq!(
+        sections(&md_all),
+        [
+            "## Idempotency review: Orders (`specs/orders/openapi.yaml`)",
+            "## Idempotency review: Acme Payments (`specs/payments.yaml`)",
+        ]
+    );
+    // The review says so too: a pull-request comment never skips a document in silence.
+    let not_reviewed = &md[md.find("### Not reviewed").expect("a not-reviewed part")..];
+    assert!(
+        not_reviewed.starts_with("### Not reviewed\n\n- `specs/broken.yaml:3:1`: invalid YAML"),
+        "{not_reviewed}"
+    );
+    // Nothing to review at all: an error, and a review that says so, written over an old one.
+    std::fs::create_dir(dir.path().join("empty")).unwrap();
+    std::fs::write(dir.path().join("review.md"), "yesterday's review").unwrap();
+    let (code, md, err) = run(dir.path(), &["empty", "-o", "review.md"], "");
+    assert_eq!((code, md.as_str()), (2, ""));
     assert_eq!(
         err,
         "error: empty:1:1: no OpenAPI documents found in empty (looked for *.yaml, *.yml, \
          *.json with an openapi or swagger key)\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("review.md")).unwrap(),
+        "## Idempotency review\n\nNothing could be reviewed.\n\n### Not reviewed\n\n- \
+         `empty:1:1`: no OpenAPI documents found in empty (looked for *.yaml, *.yml, *.json with \
+         an openapi or swagger key)\n"
+    );
+    // A document under a broken configuration is named as not reviewed.
+    std::fs::write(
+        dir.path().join("specs/orders/.idemlint.yaml"),
+        "rulez: {}\n",
+    )
+    .unwrap();
+    let (code, md, err) = run(dir.path(), &["specs"], "");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("note: specs/orders/openapi.yaml not reviewed: its configuration"),
+        "{err}"
+    );
+    assert_eq!(
+        sections(&md),
+        ["## Idempotency review: Acme Payments (`specs/payments.yaml`)"]
+    );
+    assert!(
+        md.contains("- `specs/orders/openapi.yaml`: its configuration"),
+        "{md}"
     );
     let (code, _, err) = run(dir.path(), &["specs", "--stdin-filename", "a.yaml"], "");
     assert_eq!(code, 2);

@@ -71,6 +71,9 @@ pub struct LintedDocument {
     /// Operations that could not be checked: what they need sits behind a `$ref` to a file
     /// that was not loaded.
     pub unchecked: Vec<UncheckedOperation>,
+    /// Every file the document loaded, itself first (absolute paths, or URLs): what the run
+    /// looked at, so that a baseline entry elsewhere is not called stale.
+    pub loaded: Vec<std::path::PathBuf>,
 }
 
 /// A named fragment and the documents that reach it, which were linted for it.
@@ -167,6 +170,8 @@ pub struct BaselineOutcome {
     pub entries: usize,
     /// Findings the baseline silenced.
     pub matched: usize,
+    /// Stale entries whose file no longer exists.
+    pub missing: usize,
     /// Entries that matched no finding, in the baseline's order.
     pub stale: Vec<StaleEntry>,
 }

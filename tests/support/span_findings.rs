@@ -145,6 +145,7 @@ pub fn report(b: &mut Bytes) -> Report {
             file: FILE.to_string(),
             operations: Vec::new(),
             unchecked: Vec::new(),
+            loaded: vec![source.path.clone()],
         }],
         files: 1,
         ..Report::default()
