@@ -138,6 +138,11 @@ fn run_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// `check SPEC --baseline BASELINE --format concise`, run in `dir`.
+fn against_baseline(dir: &std::path::Path, spec: &str, baseline: &str) -> std::process::Output {
+    run_in(dir, &[spec, "--baseline", baseline, "--format", "concise"])
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -238,16 +243,7 @@ fn hand_written_paths_are_normalised_before_matching() {
         );
     assert_eq!(edited.matches("\"file\": \"api/payments.yaml\"").count(), 2);
     std::fs::write(repo.join("b.json"), edited).unwrap();
-    let out = run_in(
-        &repo,
-        &[
-            "api/payments.yaml",
-            "--baseline",
-            "b.json",
-            "--format",
-            "concise",
-        ],
-    );
+    let out = against_baseline(&repo, "api/payments.yaml", "b.json");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
     assert!(
         text(&out.stdout).contains("5 suppressed"),
@@ -268,16 +264,7 @@ fn stale_entries_are_reported_and_a_baseline_that_matches_nothing_is_a_warning()
         1,
     );
     std::fs::write(&spec, fixed).unwrap();
-    let out = run_in(
-        &repo,
-        &[
-            "api/payments.yaml",
-            "--baseline",
-            "b.json",
-            "--format",
-            "concise",
-        ],
-    );
+    let out = against_baseline(&repo, "api/payments.yaml", "b.json");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
     assert_eq!(
         text(&out.stdout).trim(),
@@ -322,16 +309,7 @@ fn stale_entries_are_reported_and_a_baseline_that_matches_nothing_is_a_warning()
     // The spec moves to another folder: nothing matches, and every finding is new again.
     std::fs::create_dir(repo.join("v2")).unwrap();
     std::fs::rename(&spec, repo.join("v2/payments.yaml")).unwrap();
-    let out = run_in(
-        &repo,
-        &[
-            "v2/payments.yaml",
-            "--baseline",
-            "b.json",
-            "--format",
-            "concise",
-        ],
-    );
+    let out = against_baseline(&repo, "v2/payments.yaml", "b.json");
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -364,16 +342,7 @@ fn entries_the_run_did_not_look_for_are_not_stale() {
     let written = std::fs::read_to_string(repo.join("b.json")).unwrap();
     assert_eq!(written.matches("\"file\": \"api/other.yaml\"").count(), 5);
 
-    let only_one = run_in(
-        &repo,
-        &[
-            "api/payments.yaml",
-            "--baseline",
-            "b.json",
-            "--format",
-            "concise",
-        ],
-    );
+    let only_one = against_baseline(&repo, "api/payments.yaml", "b.json");
     assert_eq!(only_one.status.code(), Some(0));
     assert!(
         text(&only_one.stdout).contains("5 suppressed"),
@@ -403,19 +372,13 @@ fn entries_the_run_did_not_look_for_are_not_stale() {
 
     // A file that does not parse is not linted: its entries are not stale either.
     std::fs::write(repo.join("api/other.yaml"), "openapi: 3.0.3\npaths: [\n").unwrap();
-    let broken = run_in(
-        &repo,
-        &["api", "--baseline", "b.json", "--format", "concise"],
-    );
+    let broken = against_baseline(&repo, "api", "b.json");
     assert_eq!(broken.status.code(), Some(2));
     assert_eq!(text(&broken.stderr), "");
 
     // A deleted file's entries are stale: nothing will ever match them again.
     std::fs::remove_file(repo.join("api/other.yaml")).unwrap();
-    let deleted = run_in(
-        &repo,
-        &["api", "--baseline", "b.json", "--format", "concise"],
-    );
+    let deleted = against_baseline(&repo, "api", "b.json");
     assert_eq!(deleted.status.code(), Some(0));
     assert!(
         text(&deleted.stderr).starts_with(
@@ -445,16 +408,7 @@ fn a_baseline_behind_a_symlink_matches_by_either_name() {
         "{written}"
     );
     for name in ["baseline.json", "ci/baseline.json"] {
-        let out = run_in(
-            &repo,
-            &[
-                "api/payments.yaml",
-                "--baseline",
-                name,
-                "--format",
-                "concise",
-            ],
-        );
+        let out = against_baseline(&repo, "api/payments.yaml", name);
         assert_eq!(out.status.code(), Some(0), "{name}");
         assert!(
             text(&out.stdout).contains("5 suppressed"),
