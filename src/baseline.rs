@@ -124,16 +124,23 @@ pub fn load(path: &Path) -> Result<Baseline, String> {
 }
 
 /// Moves the findings the baseline knows into `report.suppressed`, and records in
-/// `report.baseline` how many entries matched and which are stale. An entry is stale when the
-/// run looked for it and it is gone: its file was linted, its rule ran (`ran`), and no finding
-/// matched it; or its file no longer exists. Entries for files this run did not lint (a hook
-/// passes only the changed ones) or for rules it did not run (`--select`) are left alone.
+/// `report.baseline` how they matched.
+///
+/// An entry is stale when the run looked for it and it is gone, or when its file is gone. The
+/// run looked for it when it linted without an input error, ran its rule (`ran`), and either
+/// linted its file as a document, or loaded its file as a fragment and found nothing at all of
+/// that rule there: a fragment shared by documents this run did not lint (a hook passes only the
+/// changed files) may hold entries that only those documents produce, so a partial match there
+/// proves nothing.
 pub fn apply(report: &mut Report, baseline: &Baseline, ran: &dyn Fn(&str) -> bool) {
     let key = |rule: &str, file: &str, pointer: &str| format!("{rule}\0{file}\0{pointer}");
-    let mut left: HashMap<String, usize> = HashMap::new();
+    let mut recorded: HashMap<String, usize> = HashMap::new();
     for e in &baseline.entries {
-        *left.entry(key(&e.rule, &e.file, &e.pointer)).or_default() += 1;
+        *recorded
+            .entry(key(&e.rule, &e.file, &e.pointer))
+            .or_default() += 1;
     }
+    let mut left = recorded.clone();
     // Each file's path as the baseline writes it, worked out once per file.
     let mut in_baseline: HashMap<PathBuf, String> = HashMap::new();
     let mut as_written = |path: &Path| {
@@ -159,35 +166,54 @@ pub fn apply(report: &mut Report, baseline: &Baseline, ran: &dyn Fn(&str) -> boo
             _ => report.findings.push(f),
         }
     }
-    let linted: HashSet<String> = report
-        .documents
-        .iter()
-        .flat_map(|d| &d.loaded)
-        .map(|p| as_written(p))
-        .collect();
+    let mut documents = HashSet::new();
+    let mut loaded = HashSet::new();
+    for d in &report.documents {
+        for (i, path) in d.loaded.iter().enumerate() {
+            let file = as_written(path);
+            if i == 0 {
+                documents.insert(file.clone());
+            }
+            loaded.insert(file);
+        }
+    }
+    let complete = report.errors.is_empty();
     let mut known: HashMap<String, bool> = HashMap::new();
-    let mut exists = |file: &str| -> bool {
-        if crate::fetch::is_http(file) {
-            return true;
+    let mut gone = |file: &str| -> bool {
+        if crate::fetch::is_http(file) || loaded.contains(file) {
+            return false;
         }
         *known
             .entry(file.to_string())
-            .or_insert_with(|| baseline.dir.join(file).exists())
+            .or_insert_with(|| !baseline.dir.join(file).exists())
     };
-    // The entries of each key beyond what matched are stale, in the file's order.
+    // Keys no finding matched, judged before the stale ones are counted off below.
+    let unmatched: HashSet<String> = recorded
+        .iter()
+        .filter(|(k, n)| left.get(*k) == Some(n))
+        .map(|(k, _)| k.clone())
+        .collect();
     let mut stale = Vec::new();
-    let mut missing = 0;
+    let (mut local, mut missing) = (0, 0);
     for e in &baseline.entries {
-        let gone = !exists(&e.file);
-        let looked = linted.contains(&e.file) && ran(&e.rule);
-        if !gone && !looked {
+        let k = key(&e.rule, &e.file, &e.pointer);
+        let is_gone = gone(&e.file);
+        if !crate::fetch::is_http(&e.file) {
+            local += 1;
+            missing += usize::from(is_gone);
+        }
+        let looked = complete
+            && ran(&e.rule)
+            && (documents.contains(&e.file)
+                || (loaded.contains(&e.file) && unmatched.contains(&k)));
+        if !is_gone && !looked {
             continue;
         }
-        if let Some(n) = left.get_mut(&key(&e.rule, &e.file, &e.pointer))
+        // The entries of a key beyond those that matched are the stale ones.
+        if let Some(n) = left.get_mut(&k)
             && *n > 0
         {
             *n -= 1;
-            missing += usize::from(gone);
             stale.push(StaleEntry {
                 rule: e.rule.clone(),
                 file: e.file.clone(),
@@ -200,56 +226,70 @@ pub fn apply(report: &mut Report, baseline: &Baseline, ran: &dyn Fn(&str) -> boo
         file: baseline.name.clone(),
         entries: baseline.entries.len(),
         matched,
-        missing,
+        all_missing: local > 0 && missing == local,
+        names_a_linted_file: baseline.entries.iter().any(|e| loaded.contains(&e.file)),
         stale,
     });
 }
 
-/// What a user is told of the baseline on standard error: nothing when no entry is stale; a
-/// warning when nothing matched because none of the files it names exists (the baseline or the
-/// specs moved); else the stale entries, which `--write-baseline` would drop.
-pub fn notes(outcome: &BaselineOutcome, new_findings: usize) -> Option<String> {
+/// What a user is told of the baseline on standard error. A warning when nothing matched and
+/// none of the files it names exists (the baseline or the specs moved); a note when nothing
+/// matched and it names none of the files linted (a baseline of another folder, or files that
+/// had no findings when it was written); and the stale entries, which `--write-baseline` would
+/// drop.
+pub fn notes(outcome: &BaselineOutcome, new_findings: usize) -> String {
     const SHOWN: usize = 5;
-    let first = outcome.stale.first()?;
-    let place = |e: &StaleEntry| {
-        format!(
-            "`{}` in {} at {}",
-            e.rule,
-            e.file,
-            if e.pointer.is_empty() {
-                "the top"
-            } else {
-                &e.pointer
-            }
+    let mut out = String::new();
+    let nothing_matched = outcome.matched == 0 && new_findings > 0 && outcome.entries > 0;
+    let entries = || {
+        plural(
+            outcome.entries,
+            "its entry names",
+            &format!("its {} entries name", outcome.entries),
         )
+        .to_string()
     };
-    if outcome.matched == 0 && new_findings > 0 && outcome.missing == outcome.entries {
-        return Some(format!(
-            "warning: baseline {} matched no finding: none of the files its {} name{} exists \
-             (the first: {}); paths in a baseline are relative to its folder. Rerun \
-             --write-baseline if the files moved.\n",
+    if nothing_matched && outcome.all_missing {
+        let first = outcome.stale.first().map_or("", |e| e.file.as_str());
+        return format!(
+            "warning: baseline {} matched no finding: none of the files {} exists (the first: \
+             {first}); paths in a baseline are relative to its folder. Rerun --write-baseline if \
+             the files moved.\n",
             outcome.file,
-            plural(
-                outcome.entries,
-                "entry",
-                &format!("{} entries", outcome.entries)
-            ),
-            plural(outcome.entries, "s", ""),
-            first.file,
+            entries(),
+        );
+    }
+    if nothing_matched && !outcome.names_a_linted_file {
+        out.push_str(&format!(
+            "note: baseline {} matched no finding: {} none of the files linted here (paths in a \
+             baseline are relative to its folder).\n",
+            outcome.file,
+            entries(),
         ));
     }
     let n = outcome.stale.len();
-    let mut listed: Vec<String> = outcome.stale.iter().take(SHOWN).map(place).collect();
-    if n > SHOWN {
-        listed.push(format!("and {} more", n - SHOWN));
+    if n > 0 {
+        let place = |e: &StaleEntry| {
+            let at = if e.pointer.is_empty() {
+                "the top"
+            } else {
+                &e.pointer
+            };
+            format!("`{}` in {} at {at}", e.rule, e.file)
+        };
+        let mut listed: Vec<String> = outcome.stale.iter().take(SHOWN).map(place).collect();
+        if n > SHOWN {
+            listed.push(format!("and {} more", n - SHOWN));
+        }
+        out.push_str(&format!(
+            "note: {n} baseline {} stale (no such finding any more): {}; rerun --write-baseline \
+             to drop {}.\n",
+            plural(n, "entry is", "entries are"),
+            listed.join(", "),
+            plural(n, "it", "them"),
+        ));
     }
-    Some(format!(
-        "note: {n} baseline {} stale (no such finding any more): {}; rerun --write-baseline to \
-         drop {}.\n",
-        plural(n, "entry is", "entries are"),
-        listed.join(", "),
-        plural(n, "it", "them"),
-    ))
+    out
 }
 
 fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {

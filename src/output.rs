@@ -7,12 +7,17 @@
 //! path decides how it is written:
 //! - a regular file, or nothing yet: a temporary file in the same folder, renamed over it, with
 //!   the replaced file's permissions and owner. A file the user may not write is refused, as by
-//!   `>`; a writable file in a folder the user may not write is written in place (not atomic,
-//!   but what `>` would do). A hard link to the file keeps the old content;
+//!   `>`. Where replacing would not be what `>` does (the folder is not writable, the owner
+//!   could not be kept, the rename is refused: a sticky folder, a bind-mounted file) the file is
+//!   written in place instead, truncated first, not atomically. A hard link to a replaced file
+//!   keeps the old content;
 //! - a symlink: followed, and its target written by these rules, so the link stays a link;
-//! - one of the process's own descriptors (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
-//!   `/proc/self/fd/N`): appended to, so that `-o /dev/stdout >> log` appends as the shell set
-//!   up, and output already written there stays;
+//! - the process's own standard output or error, by any name (`/dev/stdout`, `/proc/self/fd/2`,
+//!   a symlink to them as container images make for logs, or the very file stdout is
+//!   redirected to): written through that descriptor, sharing its offset, so
+//!   `{ echo a; idemlint … -o /dev/stdout; echo b; } > log` keeps all three in order;
+//! - another descriptor of the process (`/dev/fd/3`, `/proc/self/fd/3`, `/dev/stdin`): reopened
+//!   for appending, never replaced;
 //! - a character or block device or a FIFO (`/dev/null`, `<(…)`): opened and written in place
 //!   (a FIFO waits for its reader, as with `>`);
 //! - a Unix socket: connected to and written;
@@ -36,6 +41,7 @@ pub fn write_to_with(
 ) -> std::io::Result<()> {
     match destination(path)? {
         Destination::Replace { path, existing } => replace(&path, existing.as_ref(), write),
+        Destination::Stream(stream) => write_through(stream, write),
         Destination::Append => {
             let file = std::fs::OpenOptions::new().append(true).open(path)?;
             write_through(file, write)
@@ -66,7 +72,10 @@ enum Destination {
         path: PathBuf,
         existing: Option<std::fs::Metadata>,
     },
-    /// One of the process's own descriptors, reopened for appending.
+    /// The process's standard output or error: a duplicate of that descriptor, which shares
+    /// its offset.
+    Stream(std::fs::File),
+    /// Another of the process's descriptors, reopened for appending.
     Append,
     /// Opened for writing as it is.
     InPlace,
@@ -76,10 +85,16 @@ enum Destination {
 
 fn destination(path: &Path) -> std::io::Result<Destination> {
     use std::os::unix::fs::FileTypeExt;
+    let meta = std::fs::metadata(path);
+    if let Ok(meta) = &meta
+        && let Some(stream) = own_stream(meta)
+    {
+        return Ok(Destination::Stream(stream));
+    }
     if is_descriptor(path) {
         return Ok(Destination::Append);
     }
-    match std::fs::metadata(path) {
+    match meta {
         Ok(meta) => {
             let kind = meta.file_type();
             if kind.is_dir() {
@@ -106,27 +121,47 @@ fn destination(path: &Path) -> std::io::Result<Destination> {
     }
 }
 
-/// Whether `path` names a descriptor of this process (`/dev/stdout`, `/dev/fd/3`,
-/// `/proc/self/fd/1`), which the shell opened: a rename would detach it from the process that
-/// holds it. Judged on the absolute, normalised path, so `dev/stdout` from `/` counts too.
+/// Standard output or error, duplicated, when `meta` is the very thing it is open on (same
+/// device and inode): whatever name the user gave it.
+fn own_stream(meta: &std::fs::Metadata) -> Option<std::fs::File> {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let streams = [
+        std::io::stdout().as_fd().try_clone_to_owned(),
+        std::io::stderr().as_fd().try_clone_to_owned(),
+    ];
+    streams
+        .into_iter()
+        .flatten()
+        .map(std::fs::File::from)
+        .find(|f| {
+            f.metadata()
+                .is_ok_and(|m| (m.dev(), m.ino()) == (meta.dev(), meta.ino()))
+        })
+}
+
+/// Whether `path` names a descriptor of this process (`/dev/stdin`, `/dev/fd/3`,
+/// `/proc/self/fd/3`), which the shell opened: a rename would detach it from the process that
+/// holds it. Judged on the absolute, normalised path, so `dev/fd/3` from `/` counts too.
 fn is_descriptor(path: &Path) -> bool {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
     let path = crate::resolve::normalize(&cwd.join(path));
     let parts: Vec<&str> = path
         .components()
         .filter_map(|c| match c {
-            Component::Normal(s) => s.to_str(),
+            // A name that is not UTF-8 is none of the names below.
+            Component::Normal(s) => Some(s.to_str().unwrap_or("\u{fffd}")),
             _ => None,
         })
         .collect();
     let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     let own = std::process::id().to_string();
+    let this_process = |who: &str| who == "self" || who == "thread-self" || who == own;
     match parts[..] {
-        ["dev", "stdout" | "stderr"] => true,
+        ["dev", "stdin" | "stdout" | "stderr"] => true,
         ["dev", "fd", n] => number(n),
-        ["proc", who, "fd", n] => {
-            (who == "self" || who == "thread-self" || who == own) && number(n)
-        }
+        ["proc", who, "fd", n] => this_process(who) && number(n),
+        ["proc", who, "task", tid, "fd", n] => this_process(who) && number(tid) && number(n),
         _ => false,
     }
 }
@@ -175,15 +210,17 @@ fn replace(
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
+    let in_place = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .open(path)
+    };
     let (tmp, file) = match temporary_in(dir) {
         Ok(made) => made,
         // A file the user may write in a folder they may not: written in place, as `>` would.
         Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied && existing.is_some() => {
-            let file = std::fs::OpenOptions::new()
-                .write(true)
-                .truncate(true)
-                .open(path)?;
-            return write_through(file, write);
+            return write_through(in_place()?, write);
         }
         Err(e) => return Err(e),
     };
@@ -192,8 +229,14 @@ fn replace(
     if let Some(meta) = existing {
         use std::os::unix::fs::MetadataExt;
         file.set_permissions(meta.permissions())?;
-        // Only root may give a file away; for anyone else the file is theirs already.
+        // Only root may give a file away. Anyone else replacing a file that is not theirs would
+        // take it over, which `>` never does: then it is written in place.
         let _ = std::os::unix::fs::fchown(&file, Some(meta.uid()), Some(meta.gid()));
+        if file.metadata()?.uid() != meta.uid() {
+            drop(file);
+            drop(guard);
+            return write_through(in_place()?, write);
+        }
     }
     let mut out = BufWriter::with_capacity(1 << 16, file);
     write(&mut out)?;
@@ -201,9 +244,30 @@ fn replace(
     file.sync_all()?;
     drop(file);
     let tmp = guard.0.as_deref().expect("set until now");
-    std::fs::rename(tmp, path)?;
+    match std::fs::rename(tmp, path) {
+        Ok(()) => {}
+        // A sticky folder, a bind-mounted file, another file system: the rename is refused
+        // though the file may be written, so the finished report is copied into it.
+        Err(e) if existing.is_some() && refused_rename(&e) => {
+            let mut from = std::fs::File::open(tmp)?;
+            let mut to = in_place().map_err(|_| e)?;
+            std::io::copy(&mut from, &mut to)?;
+            return Ok(());
+        }
+        Err(e) => return Err(e),
+    }
     std::mem::forget(guard);
     Ok(())
+}
+
+/// A rename refused for where the file is rather than for what is written: EPERM in a sticky
+/// folder, EBUSY for a mount point (a bind-mounted file), EXDEV across file systems.
+fn refused_rename(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind;
+    matches!(
+        e.kind(),
+        ErrorKind::PermissionDenied | ErrorKind::ResourceBusy | ErrorKind::CrossesDevices
+    )
 }
 
 struct Temporary(Option<std::path::PathBuf>);
@@ -327,12 +391,18 @@ mod tests {
         for own in [
             "/dev/stdout",
             "/dev/stderr",
-            "/dev/fd/3",
             "/proc/self/fd/1",
             "/dev/../dev/stdout",
         ] {
-            assert_eq!(kind(Path::new(own)), "Append", "{own}");
+            assert!(
+                kind(Path::new(own)).starts_with("Stream"),
+                "{own}: {}",
+                kind(Path::new(own))
+            );
         }
+        assert!(is_descriptor(Path::new("/dev/fd/3")));
+        assert!(is_descriptor(Path::new("/dev/stdin")));
+        assert!(is_descriptor(Path::new("/proc/self/task/1/fd/4")));
         assert!(!is_descriptor(Path::new("/dev/fd/x")));
         assert!(!is_descriptor(Path::new("/proc/1/fd/1")) || std::process::id() == 1);
         // A directory is an error that says so.

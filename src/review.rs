@@ -414,9 +414,9 @@ pub fn markdown(reviews: &[ApiReview], not_reviewed: &[NotReviewed]) -> String {
         if reviews.is_empty() {
             s.push_str("## Idempotency review\n\nNothing could be reviewed.\n\n");
         }
-        s.push_str("### Not reviewed\n\n");
+        s.push_str("## Not reviewed\n\n");
         for n in not_reviewed {
-            s.push_str(&format!("- `{}`: {}\n", n.place, cell(&n.reason)));
+            s.push_str(&format!("- {}: {}\n", code(&n.place), prose(&n.reason)));
         }
         sections.push(s);
     }
@@ -499,6 +499,11 @@ fn code(s: &str) -> String {
     } else {
         format!("`{}`", cell(s))
     }
+}
+
+/// Text outside code spans, on one line: GitHub reads `<…>` there as HTML and drops it.
+fn prose(s: &str) -> String {
+    cell(s).replace('<', "&lt;").replace('>', "&gt;")
 }
 
 /// Text for a Markdown table cell.

@@ -485,3 +485,80 @@ fn a_baseline_of_an_earlier_format_asks_to_be_written_anew() {
          --write-baseline\n"
     );
 }
+
+/// A fragment shared by two documents holds findings of both. A run over one of them (a hook)
+/// matches only its own: the other document's entries there are not stale.
+#[test]
+fn entries_in_a_shared_fragment_are_not_stale_when_one_document_is_linted() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    std::fs::write(
+        root.join("params.yaml"),
+        "Key:\n  name: Idempotency-Key\n  in: header\n  required: false\n  description: A UUID; \
+         keys are kept for 24 hours.\n  schema: {type: string, format: uuid, maxLength: 64}\n",
+    )
+    .unwrap();
+    for name in ["api", "other"] {
+        std::fs::write(
+            root.join(format!("{name}.yaml")),
+            format!(
+                "openapi: 3.0.3\ninfo: {{title: {name}, version: '1'}}\npaths:\n  /{name}:\n    \
+                 post:\n      parameters: [{{$ref: 'params.yaml#/Key'}}]\n      \
+                 responses: {{'201': {{description: ok}}}}\n"
+            ),
+        )
+        .unwrap();
+    }
+    run_in(
+        &root,
+        &["api.yaml", "other.yaml", "--write-baseline", "b.json"],
+    );
+    let written = std::fs::read_to_string(root.join("b.json")).unwrap();
+    assert_eq!(
+        written.matches("\"file\": \"params.yaml\"").count(),
+        2,
+        "{written}"
+    );
+    let out = against_baseline(&root, "other.yaml", "b.json");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stderr),
+        "",
+        "api.yaml's entry in params.yaml is not stale"
+    );
+    // Once the fragment's problem is fixed, its entries are stale, whichever document is linted.
+    let params = std::fs::read_to_string(root.join("params.yaml")).unwrap();
+    std::fs::write(
+        root.join("params.yaml"),
+        params.replace("required: false", "required: true"),
+    )
+    .unwrap();
+    let out = against_baseline(&root, "other.yaml", "b.json");
+    assert_eq!(
+        text(&out.stderr),
+        "note: 2 baseline entries are stale (no such finding any more): \
+         `idempotency-key-optional` in params.yaml at /Key/required, \
+         `idempotency-key-optional` in params.yaml at /Key/required; rerun --write-baseline to \
+         drop them.\n"
+    );
+}
+
+/// A baseline of another service of a monorepo names files that exist, just not these: said in
+/// a note, since every finding is reported as new.
+#[test]
+fn a_baseline_that_names_none_of_the_files_linted_says_so() {
+    let (_dir, repo) = project();
+    std::fs::create_dir(repo.join("billing")).unwrap();
+    std::fs::copy("examples/payments-api.yaml", repo.join("billing/api.yaml")).unwrap();
+    run_in(
+        &repo,
+        &["api/payments.yaml", "--write-baseline", "api/baseline.json"],
+    );
+    let out = against_baseline(&repo, "billing/api.yaml", "api/baseline.json");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "note: baseline api/baseline.json matched no finding: its 5 entries name none of the \
+         files linted here (paths in a baseline are relative to its folder).\n"
+    );
+}

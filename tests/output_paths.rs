@@ -124,17 +124,32 @@ fn the_processs_own_descriptors_are_appended_to() {
         std::fs::read_to_string(dir.path().join("log")).unwrap(),
         format!("before\n{report}")
     );
-    assert_eq!(
-        shell(
-            r#"{ printf 'first\n'; "$IDEMLINT" check "$SPEC" --format json -o /dev/stdout; } > log2"#
-        ),
-        Some(1)
-    );
+    // Standard output is written through its own descriptor: what the shell writes after the
+    // report lands after it.
+    let around = |target: &str, log: &str| {
+        shell(&format!(
+            r#"{{ printf 'first\n'; "$IDEMLINT" check "$SPEC" --format json -o {target}; printf 'last\n'; }} > {log}"#
+        ))
+    };
+    assert_eq!(around("/dev/stdout", "log2"), Some(0));
     assert_eq!(
         std::fs::read_to_string(dir.path().join("log2")).unwrap(),
-        format!("first\n{report}")
+        format!("first\n{report}last\n")
     );
-    assert_eq!(entries(dir.path()), ["log", "log2"]);
+    // So is a symlink to it, as container images link their log files to /dev/stdout.
+    std::os::unix::fs::symlink("/dev/stdout", dir.path().join("app.log")).unwrap();
+    assert_eq!(around("app.log", "log3"), Some(0));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("log3")).unwrap(),
+        format!("first\n{report}last\n")
+    );
+    assert!(
+        std::fs::symlink_metadata(dir.path().join("app.log"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(entries(dir.path()), ["app.log", "log", "log2", "log3"]);
 }
 
 #[test]
@@ -307,4 +322,64 @@ fn a_replaced_file_keeps_its_owner_and_an_unwritable_one_is_refused() {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
     }
     assert_eq!(entries(dir.path()), ["report.json"]);
+}
+
+/// Where a rename is refused though the file may be written, the report is still written, in
+/// place, as `>` would: a bind-mounted file (as `docker -v report.json:/report.json` makes) and
+/// someone else's writable file in a sticky folder like /tmp. Needs root to set up; skips
+/// otherwise.
+#[test]
+fn a_file_that_cannot_be_renamed_over_is_written_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("host.json");
+    let mounted = dir.path().join("mounted.json");
+    std::fs::write(&source, "a previous report, longer than nothing").unwrap();
+    std::fs::write(&mounted, "").unwrap();
+    let bound = std::process::Command::new("mount")
+        .arg("--bind")
+        .args([&source, &mounted])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if bound {
+        let out = idemlint(&["-o", mounted.to_str().unwrap()]);
+        let _ = std::process::Command::new("umount").arg(&mounted).status();
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        assert_eq!(std::fs::read_to_string(&source).unwrap(), expected_report());
+    } else {
+        eprintln!("skipped: mount --bind needs root");
+    }
+    assert_eq!(entries(dir.path()), ["host.json", "mounted.json"]);
+
+    // A sticky, world-writable folder holding root's world-writable file, written by nobody.
+    use std::os::unix::fs::PermissionsExt;
+    let sticky = dir.path().join("tmp");
+    std::fs::create_dir(&sticky).unwrap();
+    std::fs::set_permissions(&sticky, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let shared = sticky.join("report.json");
+    std::fs::write(&shared, "old").unwrap();
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let bad = std::fs::canonicalize(BAD).unwrap();
+    let as_nobody = std::process::Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(env!("CARGO_BIN_EXE_idemlint"))
+        .arg("check")
+        .arg(&bad)
+        .args(["--format", "json", "-o"])
+        .arg(&shared)
+        .output();
+    match as_nobody {
+        Ok(out) if out.status.code() != Some(127) && !stderr(&out).contains("setpriv:") => {
+            assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+            assert_eq!(std::fs::read_to_string(&shared).unwrap(), expected_report());
+            use std::os::unix::fs::MetadataExt;
+            assert_eq!(
+                std::fs::metadata(&shared).unwrap().uid(),
+                0,
+                "still root's file"
+            );
+            assert_eq!(entries(&sticky), ["report.json"]);
+        }
+        _ => eprintln!("skipped: setpriv cannot run idemlint as another user (needs root)"),
+    }
 }

@@ -181,9 +181,11 @@ fn run(dir: &std::path::Path, args: &[&str], stdin: &str) -> (i32, String, Strin
     )
 }
 
-/// The section headings of a Markdown review, in order.
+/// The headings of a Markdown review's document sections, in order.
 fn sections(md: &str) -> Vec<&str> {
-    md.lines().filter(|l| l.starts_with("## ")).collect()
+    md.lines()
+        .filter(|l| l.starts_with("## Idempotency review"))
+        .collect()
 }
 
 /// Two APIs and a fragment one of them uses, as a repository holds them.
@@ -311,9 +313,9 @@ fn what_cannot_be_reviewed_is_an_error_and_the_rest_is_still_reviewed() {
         ]
     );
     // The review says so too: a pull-request comment never skips a document in silence.
-    let not_reviewed = &md[md.find("### Not reviewed").expect("a not-reviewed part")..];
+    let not_reviewed = &md[md.find("## Not reviewed").expect("a not-reviewed part")..];
     assert!(
-        not_reviewed.starts_with("### Not reviewed\n\n- `specs/broken.yaml:3:1`: invalid YAML"),
+        not_reviewed.starts_with("## Not reviewed\n\n- `specs/broken.yaml:3:1`: invalid YAML"),
         "{not_reviewed}"
     );
     // Nothing to review at all: an error, and a review that says so, written over an old one.
@@ -328,7 +330,7 @@ fn what_cannot_be_reviewed_is_an_error_and_the_rest_is_still_reviewed() {
     );
     assert_eq!(
         std::fs::read_to_string(dir.path().join("review.md")).unwrap(),
-        "## Idempotency review\n\nNothing could be reviewed.\n\n### Not reviewed\n\n- \
+        "## Idempotency review\n\nNothing could be reviewed.\n\n## Not reviewed\n\n- \
          `empty:1:1`: no OpenAPI documents found in empty (looked for *.yaml, *.yml, *.json with \
          an openapi or swagger key)\n"
     );

@@ -170,8 +170,10 @@ pub struct BaselineOutcome {
     pub entries: usize,
     /// Findings the baseline silenced.
     pub matched: usize,
-    /// Stale entries whose file no longer exists.
-    pub missing: usize,
+    /// Every entry for a local file names one that no longer exists.
+    pub all_missing: bool,
+    /// Some entry names a file this run loaded.
+    pub names_a_linted_file: bool,
     /// Entries that matched no finding, in the baseline's order.
     pub stale: Vec<StaleEntry>,
 }
