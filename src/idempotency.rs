@@ -165,67 +165,14 @@ pub fn has_if_match(op: &Operation<'_>) -> bool {
     op.header_param("If-Match").is_some()
 }
 
-/// Why a POST only reads, if it does: a read-only word in its last literal path segment (or
-/// webhook name) or operationId, or a summary that opens with a reading verb. Words match by
-/// stem, so `calculate` also finds `/tax/calculations`.
-pub fn read_only_word(op: &Operation<'_>, settings: &Settings) -> Option<String> {
-    let last = op
-        .path
-        .rsplit('/')
-        .find(|s| !s.is_empty() && !s.starts_with('{'))
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    let id = op
-        .operation_id
-        .map_or("", |id| id.as_str())
-        .to_ascii_lowercase();
-    let by_name = settings.read_only_words.iter().find(|w| {
-        let w: std::borrow::Cow<'_, str> = if w.bytes().any(|b| b.is_ascii_uppercase()) {
-            w.to_ascii_lowercase().into()
-        } else {
-            w.as_str().into()
-        };
-        let stem = w.strip_suffix('e').filter(|s| s.len() >= 5).unwrap_or(&w);
-        last.contains(stem) || id.contains(stem)
-    });
-    // `create_from_calculation` creates, whatever else it mentions.
-    let creates = |s: &str| words(s).iter().any(|w| w == "create");
-    if let Some(w) = by_name.filter(|_| !creates(&last) && !creates(&id)) {
-        return Some(w.clone());
-    }
-    let summary = op.node.node.get("summary").and_then(Node::as_str)?;
-    let first = crate::heuristics::first_word(summary)?;
-    let verb = first.strip_suffix('s').unwrap_or(&first);
-    let reads = settings
-        .reading_verbs
-        .iter()
-        .any(|w| w.eq_ignore_ascii_case(verb))
-        || settings
-            .read_only_words
-            .iter()
-            .any(|w| w.eq_ignore_ascii_case(verb));
-    reads.then(|| {
-        format!(
-            "summary \"{}\"",
-            summary
-                .split_whitespace()
-                .take(4)
-                .collect::<Vec<_>>()
-                .join(" ")
-        )
-    })
-}
-
-/// Whether an operation's duplicates can matter: POST and PATCH, unless a POST only reads or
-/// the operation says `x-idempotency: false`. PUT and DELETE are idempotent by method.
+/// Whether an operation's duplicates can matter: POST and PATCH, unless the operation only
+/// reads or passes the request through ([`crate::classify::exemption`]), or says
+/// `x-idempotency: false`. PUT and DELETE are idempotent by method.
 pub fn unsafe_to_repeat(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> bool {
     use crate::model::Method;
-    let by_method = match op.method {
-        Method::Post => read_only_word(op, settings).is_none(),
-        Method::Patch => true,
-        _ => false,
-    };
-    by_method && !matches!(declared(bundle, op), Some(Declared::NotNeeded))
+    matches!(op.method, Method::Post | Method::Patch)
+        && crate::classify::exemption(op, settings).is_none()
+        && !matches!(declared(bundle, op), Some(Declared::NotNeeded))
 }
 
 /// A top-level property of a request body.

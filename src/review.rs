@@ -4,8 +4,7 @@
 
 use crate::diagnostic::Severity;
 use crate::idempotency::{
-    Declared, declared, fixed_value_body, has_if_match, key_carriers, read_only_word,
-    stated_lifetime,
+    Declared, declared, fixed_value_body, has_if_match, key_carriers, stated_lifetime,
 };
 use crate::lint::Linted;
 use crate::model::{Method, Operation};
@@ -125,7 +124,8 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
         let carriers = key_carriers(bundle, op, settings);
         let carrier = carriers.first();
         let not_needed = matches!(declared(bundle, op), Some(Declared::NotNeeded));
-        let reads = op.method == Method::Post && read_only_word(op, settings).is_some();
+        let exemption = crate::classify::exemption(op, settings);
+        let reads = exemption.is_some();
         let mutating = matches!(op.method, Method::Post | Method::Patch) && !reads && !not_needed;
         if mutating {
             out.unsafe_operations += 1;
@@ -168,9 +168,14 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                 "declared harmless (`x-idempotency: false`)",
                 op.node.key_location("x-idempotency").map(place),
             )
-        } else if reads {
-            let why = read_only_word(op, settings).unwrap_or_default();
-            answer(Verdict::Good, format!("only reads (`{why}`)"), None)
+        } else if let Some(exemption) = &exemption {
+            let text = match exemption {
+                crate::classify::Exemption::Reads(why) => format!("only reads (`{why}`)"),
+                crate::classify::Exemption::PassesThrough(why) => format!(
+                    "passes the request through (`{why}`): a retry does what the target does"
+                ),
+            };
+            answer(Verdict::Good, text, None)
         } else if let Some(c) = carrier {
             let optional = c.required() == Some(false);
             answer(

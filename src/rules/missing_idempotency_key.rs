@@ -2,7 +2,6 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::{Declared, declared, read_only_word};
 use crate::model::{Method, Operation};
 
 pub const RULE: Rule = Rule {
@@ -17,9 +16,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         .api
         .operations
         .iter()
-        .filter(|op| op.method == Method::Post)
-        .filter(|op| !matches!(declared(cx.bundle, op), Some(Declared::NotNeeded)))
-        .filter(|op| read_only_word(op, cx.settings).is_none())
+        .filter(|op| op.method == Method::Post && cx.duplicates_matter(op))
         .map(|op| {
             let carrier = cx.carriers(op).first().map(|c| c.describe());
             (op, carrier)

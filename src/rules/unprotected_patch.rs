@@ -2,7 +2,7 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::idempotency::{Declared, declared, fixed_value_body, has_if_match};
+use crate::idempotency::{fixed_value_body, has_if_match};
 use crate::model::{Method, media_essence};
 
 pub const RULE: Rule = Rule {
@@ -18,10 +18,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         .iter()
         .filter(|o| o.method == Method::Patch)
     {
-        if matches!(declared(cx.bundle, op), Some(Declared::NotNeeded))
-            || has_if_match(op)
-            || !cx.carriers(op).is_empty()
-        {
+        // Passed through or `x-idempotency: false`: not this operation's to protect.
+        if !cx.duplicates_matter(op) || has_if_match(op) || !cx.carriers(op).is_empty() {
             continue;
         }
         // The specific rules say more: a relative body, or a JSON Patch.

@@ -1,0 +1,546 @@
+//! What an operation does, judged from its words: whether a POST only reads (`/payments/search`,
+//! `getMemberGroups`, "Render a Markdown document"), passes the request through to another
+//! target (`…/proxy/{path}`, Kubernetes `exec`), or changes state.
+//!
+//! Names are split into words first (camelCase, snake_case, kebab-case, dots, path segments),
+//! and words are compared whole, allowing only inflections (`calculate` matches `calculation`,
+//! `query` matches `queries`): a verb stem inside a noun (`validatingwebhookconfigurations`)
+//! matches nothing. Position matters as it does in English names:
+//! - an operationId is verb-first: its head verb decides (`getMemberGroups` reads,
+//!   `createValidationRequest` creates), after a leading HTTP method (`PostCustomersSearch`) or
+//!   a batch qualifier (`BulkRetrieveBookings`); a noun-first one (`runReportQuery`,
+//!   `userLogin`) reads by its last word, unless that word names a path parameter
+//!   (`PostShippingRatesShippingRateToken` updates the rate `{shipping_rate_token}`);
+//! - a path segment is either verb-first (`verify_microdeposits`, `batch-retrieve`) or a noun
+//!   phrase whose last word is its head (`/tax/calculations`, `/oauth2/token`); a word in the
+//!   middle (`personal-access-token-requests`) is neither;
+//! - a summary opens with its verb ("Get a list of …", "Invoke function getSchedule").
+//!
+//! A head verb that writes (`create`, `update`, `send`, …), in the operationId or the summary,
+//! or a declared `201 Created` response, means the POST is not read-only whatever else its
+//! names say. A few domain phrases read although they are worded as writes ("confirm funds",
+//! "test a webhook").
+
+use crate::config::Settings;
+use crate::heuristics::words;
+use crate::model::Operation;
+use crate::source::Node;
+
+/// Why an operation's duplicates do not matter, in words a message or a review can quote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Exemption {
+    /// It only reads or evaluates; the reason: `search`, `summary "Get a list of"`.
+    Reads(String),
+    /// It hands the request to another target (a proxy, a container's exec), whose semantics
+    /// are the target's: `proxy`.
+    PassesThrough(String),
+}
+
+impl Exemption {
+    /// The reason, for quoting: `search`, `summary "Get a list of"`, `proxy`.
+    pub fn reason(&self) -> &str {
+        match self {
+            Exemption::Reads(r) | Exemption::PassesThrough(r) => r,
+        }
+    }
+}
+
+/// Verbs that change state. One of them at the head of an operationId or a summary vetoes
+/// every read-only reading of the names.
+pub const WRITE_VERBS: &[&str] = &[
+    "create",
+    "add",
+    "insert",
+    "new",
+    "upload",
+    "import",
+    "update",
+    "set",
+    "replace",
+    "modify",
+    "edit",
+    "change",
+    "delete",
+    "remove",
+    "send",
+    "submit",
+    "publish",
+    "issue",
+    "register",
+    "enroll",
+    "activate",
+    "deactivate",
+    "approve",
+    "reject",
+    "cancel",
+    "capture",
+    "refund",
+    "charge",
+    "pay",
+    "transfer",
+    "start",
+    "stop",
+    "reset",
+    "rotate",
+    "revoke",
+    "grant",
+    "assign",
+    "invite",
+    "upsert",
+    "save",
+    "store",
+    "archive",
+    "restore",
+    "move",
+    "copy",
+    "merge",
+    "close",
+    "open",
+    "apply",
+    "book",
+    "reserve",
+    "schedule",
+    "enable",
+    "disable",
+    "accept",
+    "decline",
+    "dismiss",
+    "trigger",
+    "link",
+    "unlink",
+    "attach",
+    "detach",
+    "mark",
+    "complete",
+    "post",
+];
+
+/// Words that only qualify the verb after them: `BulkRetrieveBookings`, `batch-retrieve`.
+const QUALIFIERS: &[&str] = &["bulk", "batch", "async", "multi"];
+
+/// HTTP methods, which generated operationIds put first (`PostCustomersSearch`).
+const METHODS: &[&str] = &["get", "post", "put", "patch", "delete", "head", "options"];
+
+/// Verbs that read or evaluate, beside the configurable lists, in head position only.
+const EVALUATING_VERBS: &[&str] = &[
+    "render",
+    "lint",
+    "evaluate",
+    "compute",
+    "count",
+    "presign",
+    "introspect",
+    "classify",
+    "detect",
+    "autocomplete",
+];
+
+/// Nouns that name an evaluation, beside the configurable read-only words, as the head noun of
+/// a last segment: `/us_autocompletions`.
+const EVALUATING_NOUNS: &[&str] = &["autocomplete"];
+
+/// Domain reads worded as actions: two words that, next to each other in a name or summary,
+/// mean a check or a computed answer with no lasting effect, however the API words the verb
+/// ("Create Funds Confirmation", "Create a presigned URL", Kubernetes'
+/// `createAuthorizationV1SelfSubjectAccessReview`).
+const DOMAIN_READS: &[(&str, &str)] = &[
+    ("confirm", "funds"),
+    ("funds", "confirmation"),
+    ("funds", "availability"),
+    ("presigned", "url"),
+    ("signed", "url"),
+    ("access", "review"),
+    ("token", "review"),
+    ("rules", "review"),
+];
+
+/// Descriptions that say the result is not kept: "The generated release notes are not saved
+/// anywhere".
+static NOT_STORED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?ix)\b(
+            (is|are|will\ be|get|gets)\ not\ (be\ )?(saved|stored|persisted)
+          | without\ (saving|storing|persisting)
+          | no\ changes\ are\ (made|saved)
+        )\b",
+    )
+    .expect("valid regex")
+});
+
+/// Verbs of a test delivery, read-only as a summary's head or a whole last segment.
+const TEST_VERBS: &[&str] = &["test", "ping"];
+
+/// Last path segments that pass a request through to another target. `exec`, `attach` and
+/// `portforward` only count with a sign of Kubernetes' `connect` actions (an operationId
+/// `connect<Method>…` or `x-kubernetes-action: connect`): `…/payment_methods/{id}/attach`
+/// attaches a payment method.
+const PROXY_SEGMENTS: &[&str] = &["proxy"];
+const CONNECT_SEGMENTS: &[&str] = &["exec", "attach", "portforward"];
+
+/// Why `op`'s duplicates do not matter by its nature, if they do not: it passes through, or
+/// (for a POST) it only reads. `None` for an operation that changes state.
+pub fn exemption(op: &Operation<'_>, settings: &Settings) -> Option<Exemption> {
+    if let Some(why) = passes_through(op) {
+        return Some(Exemption::PassesThrough(why));
+    }
+    if op.method != crate::model::Method::Post {
+        return None;
+    }
+    reads(op, settings).map(Exemption::Reads)
+}
+
+/// `op` hands its request to another target.
+fn passes_through(op: &Operation<'_>) -> Option<String> {
+    let segment = last_literal_segment(op.path);
+    let seg_words = words(segment);
+    if seg_words.len() == 1 && PROXY_SEGMENTS.contains(&seg_words[0].as_str()) {
+        return Some(seg_words[0].clone());
+    }
+    let connect_action = op
+        .extension("x-kubernetes-action")
+        .and_then(|a| a.node.as_str().map(|s| s.eq_ignore_ascii_case("connect")))
+        .unwrap_or(false);
+    let id_words = op.operation_id.map(|id| words(action_part(id)));
+    let connect_id = id_words.as_ref().is_some_and(|w| {
+        w.first().is_some_and(|h| h == "connect")
+            && w.get(1).is_some_and(|m| METHODS.contains(&m.as_str()))
+    });
+    if connect_action || connect_id {
+        let joined = seg_words.concat();
+        let what = if CONNECT_SEGMENTS.contains(&joined.as_str()) {
+            joined
+        } else {
+            "connect".to_string()
+        };
+        return Some(what);
+    }
+    None
+}
+
+/// Why a POST only reads, if it does (see the module documentation).
+fn reads(op: &Operation<'_>, settings: &Settings) -> Option<String> {
+    let segment = last_literal_segment(op.path);
+    let seg_words = words(odata_action(segment));
+    let id_words = op
+        .operation_id
+        .map(|id| words(action_part(id)))
+        .unwrap_or_default();
+    // Compound nouns glued in lower case (`selfsubjectaccessreviews`) end in their head noun.
+    let glued = segment.to_ascii_lowercase();
+    for (a, b) in DOMAIN_READS {
+        let pair = format!("{a}{b}");
+        if glued.len() > pair.len() + 1
+            && [pair.clone(), format!("{pair}s")]
+                .iter()
+                .any(|p| glued.ends_with(p.as_str()))
+        {
+            return Some(format!("{a} {b}"));
+        }
+    }
+    let lead = lead_text(op);
+    let lead_words = lead.as_ref().map(|(_, t)| words(t)).unwrap_or_default();
+    let quote = || lead.as_ref().map(|(kind, t)| quote_lead(kind, t));
+
+    // Domain reads, worded as actions, come before the veto of write verbs.
+    for w in [&seg_words, &id_words, &lead_words] {
+        if let Some((a, b)) = domain_read(w) {
+            return Some(format!("{a} {b}"));
+        }
+    }
+    if lead_words
+        .first()
+        .is_some_and(|h| TEST_VERBS.contains(&h.as_str()))
+        || (seg_words.len() == 1 && TEST_VERBS.contains(&seg_words[0].as_str()))
+    {
+        return Some(quote().unwrap_or_else(|| seg_words[0].clone()));
+    }
+
+    // A write verb at the head of the operationId, the segment or the summary vetoes.
+    let id_head = head_verb(&id_words, Some(op.method.key()));
+    let seg_head = head_verb(&seg_words, None);
+    let summary = summary_head(&lead_words);
+    // The verb of the summary: "Invoke action sendMail" sends.
+    let summary_verb = summary
+        .as_ref()
+        .map(|(head, rest)| rest.and_then(|r| head_verb(r, None)).unwrap_or(head));
+    if [id_head, seg_head, summary_verb]
+        .into_iter()
+        .flatten()
+        .any(|h| WRITE_VERBS.contains(&h))
+    {
+        return None;
+    }
+
+    // Verbs in head position match exactly: `verification_sessions` is a noun phrase.
+    let verb = |w: &str| {
+        settings
+            .read_only_words
+            .iter()
+            .chain(&settings.reading_verbs)
+            .map(String::as_str)
+            .chain(EVALUATING_VERBS.iter().copied())
+            .find(|v| v.eq_ignore_ascii_case(w))
+            .map(|v| v.to_string())
+    };
+    if let Some(w) = id_head.and_then(verb) {
+        return Some(w);
+    }
+    if let Some(w) = seg_head.and_then(verb) {
+        return Some(w);
+    }
+    // "Invoke function f" reads (OData functions have no side effects); "Invoke action f"
+    // reads as `f` does.
+    if let Some((head, rest)) = &summary {
+        let rest = *rest;
+        let reads = verb(head).is_some()
+            || (head == "function" && rest.is_some_and(|r| !r.is_empty()))
+            || rest
+                .and_then(|r| head_verb(r, None))
+                .and_then(verb)
+                .is_some();
+        if reads {
+            return quote();
+        }
+    }
+
+    // Nouns (`/tax/calculations`, `/oauth2/token`, `runReportQuery`) name a read less surely
+    // than a verb does: a `201 Created` says something was made after all.
+    if op.response("201").is_some() {
+        return None;
+    }
+    if let Some(description) = op.node.node.get("description").and_then(Node::as_str)
+        && let Some(m) = NOT_STORED.find(description)
+    {
+        return Some(format!("description \"{}\"", m.as_str()));
+    }
+    let noun = |w: &str| {
+        settings
+            .read_only_words
+            .iter()
+            .map(String::as_str)
+            .chain(EVALUATING_NOUNS.iter().copied())
+            .find(|v| inflects(w, &v.to_ascii_lowercase()))
+            .map(str::to_string)
+    };
+    if let Some(w) = seg_words.last().and_then(|w| noun(w)) {
+        return Some(w);
+    }
+    // A noun-first operationId by its last word, unless that word comes from a path parameter,
+    // as in ids generated from the path (`PostShippingRatesShippingRateToken` for
+    // `/v1/shipping_rates/{shipping_rate_token}`).
+    let parameter_words: Vec<String> = op
+        .path
+        .split('/')
+        .filter_map(|s| s.strip_prefix('{')?.strip_suffix('}'))
+        .flat_map(words)
+        .collect();
+    id_words
+        .last()
+        .filter(|w| !parameter_words.contains(w))
+        .and_then(|w| noun(w))
+}
+
+/// The text whose first words say what the operation does: its summary, else the first
+/// sentence of its description (HTML tags dropped: `<p>Creates a session.</p>`).
+fn lead_text(op: &Operation<'_>) -> Option<(&'static str, String)> {
+    let text = |key: &str| {
+        op.node
+            .node
+            .get(key)
+            .and_then(Node::as_str)
+            .filter(|t| !t.trim().is_empty())
+    };
+    if let Some(summary) = text("summary") {
+        return Some(("summary", summary.to_string()));
+    }
+    let description = text("description")?;
+    let mut plain = String::new();
+    let mut in_tag = false;
+    for c in description.chars().take(200) {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                plain.push(' ');
+            }
+            _ if !in_tag => plain.push(c),
+            _ => {}
+        }
+    }
+    let first = plain.split(['.', '\n']).find(|s| !s.trim().is_empty())?;
+    Some(("description", first.trim().to_string()))
+}
+
+/// The first words of a summary or description, as a finding quotes them.
+fn quote_lead(kind: &str, text: &str) -> String {
+    format!(
+        "{kind} \"{}\"",
+        text.split_whitespace()
+            .take(4)
+            .collect::<Vec<_>>()
+            .join(" ")
+    )
+}
+
+/// A summary's head verb and, for "Invoke function f" / "Invoke action f", `f`'s words. The
+/// head is `function` for a function, `action` for an action.
+fn summary_head(words: &[String]) -> Option<(String, Option<&[String]>)> {
+    let first = words.first()?.as_str();
+    if first == "invoke" || first == "call" {
+        return match words.get(1).map(String::as_str) {
+            Some(kind @ ("function" | "action")) => Some((kind.to_string(), Some(&words[2..]))),
+            _ => Some((first.to_string(), None)),
+        };
+    }
+    Some((base_verb(first), None))
+}
+
+/// The base form of a verb in the third person, as summaries write them: "Gets" → "get",
+/// "Searches" → "search", "Verifies" → "verify". Other words are left alone.
+fn base_verb(word: &str) -> String {
+    if let Some(stem) = word.strip_suffix("ies").filter(|s| s.len() >= 2) {
+        return format!("{stem}y");
+    }
+    for ending in ["ches", "shes", "sses", "xes"] {
+        if let Some(stem) = word.strip_suffix(ending) {
+            return format!("{stem}{}", &ending[..ending.len() - 2]);
+        }
+    }
+    match word.strip_suffix('s') {
+        Some(stem) if stem.len() >= 3 && !word.ends_with("ss") && !word.ends_with("us") => {
+            stem.to_string()
+        }
+        _ => word.to_string(),
+    }
+}
+
+/// The head verb of a verb-first name: the first word, after batch qualifiers and, in an
+/// operationId generated from method and path (`PostCustomersSearch`), the operation's own
+/// `method` when more words follow. A POST's `getSchedule` gets.
+fn head_verb<'w>(words: &'w [String], method: Option<&str>) -> Option<&'w str> {
+    let mut rest = words;
+    if rest.len() > 1 && method.is_some_and(|m| rest[0] == m) {
+        rest = &rest[1..];
+    }
+    while rest.len() > 1 && QUALIFIERS.contains(&rest[0].as_str()) {
+        rest = &rest[1..];
+    }
+    rest.first().map(String::as_str)
+}
+
+/// The first pair of [`DOMAIN_READS`] standing next to each other in `words`.
+fn domain_read(words: &[String]) -> Option<(&'static str, &'static str)> {
+    words.windows(2).find_map(|pair| {
+        DOMAIN_READS
+            .iter()
+            .find(|(a, b)| inflects(&pair[0], a) && inflects(&pair[1], b))
+            .copied()
+    })
+}
+
+/// The last path segment that is not a parameter: `search` of `/payments/search`, `proxy` of
+/// `/pods/{name}/proxy/{path}`.
+fn last_literal_segment(path: &str) -> &str {
+    // Some specs tell operations apart by a query in the path key (`/responses?beta=true`).
+    let path = path.split('?').next().unwrap_or(path);
+    path.rsplit('/')
+        .find(|s| !s.is_empty() && !s.starts_with('{'))
+        .unwrap_or("")
+}
+
+/// The action of an OData bound operation segment: `getMemberGroups` of
+/// `microsoft.graph.getMemberGroups`, `getSchedule` of `getSchedule(...)`.
+fn odata_action(segment: &str) -> &str {
+    let segment = segment.split('(').next().unwrap_or(segment);
+    // A file extension is no namespace: `OutgoingCallerIds.json`, `chat.postMessage.json`.
+    let segment = [".json", ".xml", ".csv", ".yaml", ".txt"]
+        .iter()
+        .find_map(|ext| segment.strip_suffix(ext))
+        .unwrap_or(segment);
+    segment.rsplit('.').next().unwrap_or(segment)
+}
+
+/// The part of an operationId that names the action: after the last `/`, `.` or `:` of a
+/// namespaced id (`markdown/render`, `users.user.getMemberGroups`).
+fn action_part(id: &str) -> &str {
+    id.rsplit(['/', '.', ':'])
+        .find(|s| !s.is_empty())
+        .unwrap_or(id)
+}
+
+/// Whether `word` is `base` or an inflection of it: `queries` of `query`, `calculation` of
+/// `calculate`, `verification` of `verify`, `presigned` of `presign`, `lookups` of `lookup`.
+pub fn inflects(word: &str, base: &str) -> bool {
+    if word == base {
+        return true;
+    }
+    let Some(rest) = word.strip_prefix(base) else {
+        // A base ending in `e` or `y` loses it before most endings.
+        let (stem, endings): (&str, &[&str]) = if let Some(stem) = base.strip_suffix('e') {
+            (stem, &["ion", "ions", "ing", "ed", "es", "or", "ors"])
+        } else if let Some(stem) = base.strip_suffix('y') {
+            (stem, &["ies", "ied", "ication", "ications"])
+        } else {
+            return false;
+        };
+        return word
+            .strip_prefix(stem)
+            .is_some_and(|rest| endings.contains(&rest));
+    };
+    ["s", "es", "ed", "ing", "d"].contains(&rest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inflections_match_and_glued_words_do_not() {
+        for (word, base) in [
+            ("search", "search"),
+            ("searches", "search"),
+            ("queries", "query"),
+            ("calculations", "calculate"),
+            ("validation", "validate"),
+            ("verification", "verify"),
+            ("verifications", "verify"),
+            ("presigned", "presign"),
+            ("lookups", "lookup"),
+            ("tokens", "token"),
+            ("estimates", "estimate"),
+            ("previews", "preview"),
+        ] {
+            assert!(inflects(word, base), "{word} of {base}");
+        }
+        for (word, base) in [
+            ("validatingwebhookconfigurations", "validate"),
+            ("searchable", "search"),
+            ("tokenizer", "token"),
+            ("verifier", "verify"),
+            ("logins", "log"),
+            ("queryset", "query"),
+        ] {
+            assert!(!inflects(word, base), "{word} of {base}");
+        }
+    }
+
+    #[test]
+    fn operation_id_parts() {
+        assert_eq!(action_part("users.user.getMemberGroups"), "getMemberGroups");
+        assert_eq!(action_part("markdown/render"), "render");
+        assert_eq!(action_part("createRefund"), "createRefund");
+        assert_eq!(
+            odata_action("microsoft.graph.getMemberGroups"),
+            "getMemberGroups"
+        );
+        assert_eq!(
+            odata_action("getSchedule(StartDateTime='x')"),
+            "getSchedule"
+        );
+        let head = |id: &str| head_verb(&words(action_part(id)), Some("post")).map(str::to_string);
+        assert_eq!(head("PostCustomersSearch").as_deref(), Some("customers"));
+        assert_eq!(head("BulkRetrieveBookings").as_deref(), Some("retrieve"));
+        assert_eq!(head("CreateVppTokens").as_deref(), Some("create"));
+        assert_eq!(head("post").as_deref(), Some("post"));
+    }
+}
