@@ -82,9 +82,19 @@ pub struct Diagnostic {
     pub operation_node: Option<Location>,
     pub labels: Vec<Label>,
     pub help: Option<Cow<'static, str>>,
+    /// Rules that say more about the same operation: when one of them reports it, and is not
+    /// turned off there, this finding is left out. Shadowing is judged by the filter, after
+    /// selection and levels, so turning the stronger rule off brings the weaker one back.
+    pub shadowed_by: &'static [&'static str],
 }
 
 impl Diagnostic {
+    /// Left out when one of `rules` reports the same operation (see [`Diagnostic::shadowed_by`]).
+    pub fn shadowed_by(mut self, rules: &'static [&'static str]) -> Self {
+        self.shadowed_by = rules;
+        self
+    }
+
     pub fn with_operation(mut self, op: &Operation<'_>) -> Self {
         self.operation = Some(OpRef::of(op));
         self.operation_key = Some(op.key);

@@ -705,29 +705,57 @@ fn lint_bundle<'b>(
         }
         Some(f)
     };
+    // The operations each rule reported and kept (selected, not turned off): what shadows a
+    // weaker rule's finding. Shadowable findings wait until every rule has run, since the rule
+    // that shadows one may come later in the catalogue.
+    let mut reported: HashSet<(&'static str, Location)> = HashSet::new();
+    let mut waiting: Vec<Diagnostic> = Vec::new();
+    let mut keep = |d: Diagnostic,
+                    resolving: &mut Resolving,
+                    reported: &mut HashSet<(&'static str, Location)>| {
+        let op_node = d.operation_node;
+        let op_key = d.operation_key;
+        let Some(f) = levelled(d, resolving) else {
+            return;
+        };
+        if let Some(key) = op_key {
+            reported.insert((f.rule, key));
+        }
+        let silenced = suppress::file_of(bundle, &f)
+            .and_then(|file| suppressions.silence(file, &f))
+            .or_else(|| {
+                // Written inside the operation object, which may be a `$ref` away.
+                let node = op_node?;
+                suppressions.silence_at(node.file, node.span, None, f.rule)
+            });
+        match silenced {
+            Some(reason) => result.suppressed.push(Suppressed {
+                finding: f,
+                kind: SuppressionKind::InSource,
+                reason,
+            }),
+            None => result.findings.push(f),
+        }
+    };
     check_each(&cx, |diagnostics| {
         for d in diagnostics.drain(..) {
-            let op_node = d.operation_node;
-            let Some(f) = levelled(d, &mut resolving) else {
-                continue;
-            };
-            let silenced = suppress::file_of(bundle, &f)
-                .and_then(|file| suppressions.silence(file, &f))
-                .or_else(|| {
-                    // Written inside the operation object, which may be a `$ref` away.
-                    let node = op_node?;
-                    suppressions.silence_at(node.file, node.span, None, f.rule)
-                });
-            match silenced {
-                Some(reason) => result.suppressed.push(Suppressed {
-                    finding: f,
-                    kind: SuppressionKind::InSource,
-                    reason,
-                }),
-                None => result.findings.push(f),
+            if d.shadowed_by.is_empty() || d.operation_key.is_none() {
+                keep(d, &mut resolving, &mut reported);
+            } else {
+                waiting.push(d);
             }
         }
     });
+    // In catalogue order, so a kept shadowable finding can shadow the next one in turn.
+    for d in waiting {
+        let key = d
+            .operation_key
+            .expect("only findings about an operation wait");
+        if d.shadowed_by.iter().any(|r| reported.contains(&(*r, key))) {
+            continue;
+        }
+        keep(d, &mut resolving, &mut reported);
+    }
     let enabled = |rule: &str| selected(rule, opts) && config.levels.get(rule) != Some(&Level::Off);
     for (at, message) in suppressions.unused(enabled) {
         let d = cx.diagnostic(crate::rules::find(UNUSED).expect("registered"), at, message);

@@ -2,8 +2,6 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::moves_money;
-use crate::model::Method;
 
 pub const RULE: Rule = Rule {
     id: "idempotency-key-optional",
@@ -15,12 +13,6 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for op in cx.operations_whose_duplicates_matter() {
         let carriers = cx.carriers(op);
         if carriers.is_empty() || carriers.iter().any(|c| c.required() != Some(false)) {
-            continue;
-        }
-        // Money movement makes it an error, reported by money-movement-optional-key.
-        if matches!(op.method, Method::Post | Method::Patch)
-            && moves_money(cx.bundle, op, cx.settings).is_some()
-        {
             continue;
         }
         let carrier = &carriers[0];
@@ -36,7 +28,9 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
             )
             .with_operation(op)
-            .with_help("declare the key `required: true`, or document why sending it is optional"),
+            .with_help("declare the key `required: true`, or document why sending it is optional")
+            // Money movement makes it an error, which money-movement-optional-key reports.
+            .shadowed_by(&["money-movement-optional-key"]),
         );
     }
 }

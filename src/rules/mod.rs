@@ -167,6 +167,7 @@ impl<'a> Context<'a> {
             operation_node: None,
             labels: Vec::new(),
             help: None,
+            shadowed_by: &[],
         }
     }
 }

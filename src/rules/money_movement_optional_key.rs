@@ -10,20 +10,45 @@ pub const RULE: Rule = Rule {
     check,
 };
 
+/// The rules that report an operation with no key at all.
+const UNKEYED: &[&str] = &[
+    "missing-idempotency-key",
+    "unprotected-patch",
+    "incremental-update",
+    "json-patch-without-precondition",
+];
+
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for op in &cx.api.operations {
         if !cx.duplicates_matter(op) {
             continue;
         }
         let carriers = cx.carriers(op);
-        // With no carrier at all, missing-idempotency-key / unprotected-patch already speak.
-        let Some(carrier) = carriers.first() else {
-            continue;
-        };
         if carriers.iter().any(|c| c.required() != Some(false)) {
             continue;
         }
         let Some(evidence) = moves_money(cx.bundle, op, cx.settings) else {
+            continue;
+        };
+        // With no key at all, the rules about a missing key speak when they are on.
+        let Some(carrier) = carriers.first() else {
+            out.push(
+                cx.diagnostic(
+                    &RULE,
+                    op.key,
+                    format!(
+                        "{} moves money ({evidence}) but has no idempotency key: a retried \
+                         request can charge twice",
+                        op.display()
+                    ),
+                )
+                .with_operation(op)
+                .with_help(
+                    "require an `Idempotency-Key` header (a client-generated UUID) and answer 400 \
+                     when it is missing",
+                )
+                .shadowed_by(UNKEYED),
+            );
             continue;
         };
         out.push(

@@ -11,6 +11,9 @@ pub const RULE: Rule = Rule {
     check,
 };
 
+/// The rules whose finding on a PATCH says more than this one's.
+const SAY_MORE: &[&str] = &["incremental-update", "json-patch-without-precondition"];
+
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for op in cx
         .api
@@ -20,12 +23,6 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     {
         // Passed through or `x-idempotency: false`: not this operation's to protect.
         if !cx.duplicates_matter(op) || has_if_match(op) || !cx.carriers(op).is_empty() {
-            continue;
-        }
-        // The specific rules say more: a relative body, or a JSON Patch.
-        if super::incremental_update::evidence(cx.bundle, op).is_some()
-            || super::json_patch_without_precondition::json_patch_ops(cx.bundle, op).is_some()
-        {
             continue;
         }
         let merge_patch_only = op.request_body.as_ref().is_some_and(|b| {
@@ -69,9 +66,15 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
             )
         };
-        out.push(diagnostic.with_operation(op).with_help(
-            "require an `If-Match` header with the resource's ETag (answer 412 on a \
+        // The specific rules say more when they speak: a relative body, a JSON Patch.
+        out.push(
+            diagnostic
+                .with_operation(op)
+                .with_help(
+                    "require an `If-Match` header with the resource's ETag (answer 412 on a \
                      mismatch), or an `Idempotency-Key` header",
-        ));
+                )
+                .shadowed_by(SAY_MORE),
+        );
     }
 }
