@@ -545,6 +545,50 @@ fn policy_value_problem(name: &str, value: &Node, written: &str) -> Option<Strin
     }
 }
 
+/// Wording of the mismatch case, a key reused with another payload: "different request body",
+/// "does not match the original request", "parameters mismatch".
+static MISMATCH: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?ix)\b(
+            (different|another|other)\ (request\ )?(payload|body|parameters|params|request|arguments|data)
+          | (does\ not|doesn't|do\ not|did\ not)\ match
+          | mismatch(es|ed)?
+        )\b",
+    )
+    .expect("valid regex")
+});
+
+/// The words of a response description that say it answers the mismatch case. A bare "does not
+/// match" or "mismatch" counts only beside a word of keys or of the first request ("does not
+/// match the schema" is validation).
+pub fn mismatch_wording(description: &str) -> Option<&str> {
+    let m = MISMATCH.find(description)?;
+    let phrase = m.as_str().to_ascii_lowercase();
+    let about_payload = [
+        "payload",
+        "body",
+        "parameter",
+        "param",
+        "request",
+        "argument",
+        "data",
+    ]
+    .iter()
+    .any(|w| phrase.contains(w));
+    let lower = description.to_ascii_lowercase();
+    let about_key = [
+        "key",
+        "idempoten",
+        "original",
+        "previous",
+        "earlier",
+        "first",
+    ]
+    .iter()
+    .any(|w| lower.contains(w));
+    (about_payload || about_key).then_some(m.as_str())
+}
+
 /// The HTTP status `policy` (an `x-idempotency` mapping) gives under `name` (`concurrency`,
 /// `mismatch`), when it is one: anything else is `invalid-extension`'s to report, and no status.
 pub fn policy_status<'a>(policy: At<'a>, name: &str) -> Option<&'a str> {
@@ -613,5 +657,31 @@ pub fn shortened(text: &str) -> String {
     match text.char_indices().nth(40) {
         Some((cut, _)) => format!("{}...", &text[..cut]),
         None => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod mismatch_tests {
+    use super::mismatch_wording;
+
+    #[test]
+    fn mismatch_wording_needs_a_payload_or_a_key() {
+        for d in [
+            "The idempotency key was reused with a different request body.",
+            "Idempotency-Key reused with different parameters",
+            "The request does not match the original request for this key",
+            "Key mismatch: the payload differs from the first request",
+            "Another payload was sent with this Idempotency-Key",
+        ] {
+            assert!(mismatch_wording(d).is_some(), "{d}");
+        }
+        for d in [
+            "The request does not match the schema",
+            "Conflict: the resource already exists",
+            "A different user owns this resource",
+            "Validation failed",
+        ] {
+            assert_eq!(mismatch_wording(d), None, "{d}");
+        }
     }
 }

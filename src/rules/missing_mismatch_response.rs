@@ -3,7 +3,7 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::{Declared, declared, policy_status, responses_location};
+use crate::idempotency::{Declared, declared, mismatch_wording, policy_status, responses_location};
 
 pub const RULE: Rule = Rule {
     id: "missing-mismatch-response",
@@ -22,6 +22,12 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         };
         let status = from_policy.unwrap_or(&cx.settings.mismatch_status);
         if op.response(status).is_some() {
+            continue;
+        }
+        // Many APIs answer a reused key with 409 or 400: a 4xx that says so is the answer.
+        if op.responses.iter().any(|r| {
+            r.status.starts_with('4') && r.description.and_then(mismatch_wording).is_some()
+        }) {
             continue;
         }
         out.push(
