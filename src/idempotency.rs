@@ -91,6 +91,132 @@ pub fn declared<'a>(bundle: &'a Bundle, op: &Operation<'a>) -> Option<Declared<'
     }
 }
 
+/// A carrier name as compared: lower case, without `_`, `-` and `.`. `Idempotency_Key`,
+/// `IdempotencyKey`, `idempotency-key` and `idempotency_key` are one name.
+pub fn squash(name: &str) -> String {
+    name.chars()
+        .filter(|c| !matches!(c, '_' | '-' | '.' | ' '))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Key-field names also used for the id of something else (the `requestId` of the sign-in a
+/// detection belongs to, the `request_id` of an approval request): their description decides.
+const AMBIGUOUS_FIELDS: &[&str] = &["requestid"];
+
+/// Description wording of a client's idempotency key: idempotency itself, retries, duplicates,
+/// a unique client-made id for the request.
+static KEY_WORDING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?ix)
+        idempoten
+        | \b(retr(y|ies|ied|ying)|duplicat\w*|de-?dup\w*|replay\w*|more\ than\ once|only\ once)\b
+        | \bunique\b[^.]{0,60}\b(request|call|submission|operation|attempt)s?\b
+        | \b(client[-\ ]generated|generated\ by\ the\ client|chosen\ by\ the\ client)\b",
+    )
+    .expect("valid regex")
+});
+
+/// Wording that names a field or header an idempotency key outright, whatever its name: "will
+/// serve as an idempotency token".
+static IDEMPOTENCY_WORD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"(?i)\bidempoten(t|cy)\b").expect("valid regex")
+});
+
+fn description_of<'a>(node: &At<'a>) -> Option<&'a str> {
+    node.node.get("description").and_then(Node::as_str)
+}
+
+/// Whether a request-body property carries a key: a key-field name (case and separators aside),
+/// unless the name is ambiguous and its description speaks of something else; any property
+/// described as an idempotency key or token; a `nonce` that guards against replays (described
+/// so, or switched on by an `enforce_nonce` beside it).
+pub fn carries_key(settings: &Settings, p: &Property<'_>, siblings: &[Property<'_>]) -> bool {
+    let name = squash(p.name);
+    let description = description_of(&p.schema);
+    if settings.key_fields.iter().any(|f| squash(f) == name) {
+        return !AMBIGUOUS_FIELDS.contains(&name.as_str())
+            || description.is_none_or(|d| KEY_WORDING.is_match(d));
+    }
+    if description.is_some_and(|d| IDEMPOTENCY_WORD.is_match(d)) {
+        return true;
+    }
+    name == "nonce"
+        && (description.is_some_and(|d| KEY_WORDING.is_match(d))
+            || siblings.iter().any(|s| squash(s.name) == "enforcenonce"))
+}
+
+/// Whether a parameter outside the headers (query, path, cookie) is named as a key and meant as
+/// one: a key-header or key-field name, unless the name is ambiguous (`request_id`, a resource id
+/// in `/requests/{request_id}`) and its description does not speak of keys.
+pub fn parameter_named_like_a_key(settings: &Settings, p: &Parameter<'_>) -> bool {
+    let name = squash(p.name);
+    let named = settings.key_headers.iter().any(|h| squash(h) == name)
+        || settings.key_fields.iter().any(|f| squash(f) == name);
+    named
+        && (!AMBIGUOUS_FIELDS.contains(&name.as_str())
+            || p.description.is_some_and(|d| KEY_WORDING.is_match(d)))
+}
+
+/// Whether a header parameter carries a key: a key-header name, or a description that calls it
+/// an idempotency key or token.
+pub fn header_carries_key(settings: &Settings, p: &Parameter<'_>) -> bool {
+    p.location == "header"
+        && (settings
+            .key_headers
+            .iter()
+            .any(|h| h.eq_ignore_ascii_case(p.name))
+            || p.description.is_some_and(|d| IDEMPOTENCY_WORD.is_match(d)))
+}
+
+/// Endings of the header names that carry a delivery's id: Standard Webhooks' `webhook-id`,
+/// `X-Shopify-Webhook-Id`, `X-GitHub-Delivery`, `X-Event-Id`, `x-amz-sns-message-id`.
+const DELIVERY_HEADER_ENDINGS: &[&str] = &[
+    "webhookid",
+    "eventid",
+    "deliveryid",
+    "delivery",
+    "messageid",
+];
+
+/// What a webhook or callback delivery carries for its receiver to dedupe on: a delivery or
+/// event id header, a top-level `event_id` or `delivery_id`, or an `id` described as unique or as
+/// what to dedupe on. A delivery is retried by the sender, and the receiver, not the sender, needs the key.
+pub fn delivery_ids<'a>(bundle: &'a Bundle, op: &'a Operation<'a>) -> Vec<KeyCarrier<'a>> {
+    use crate::model::Site;
+    if matches!(op.site, Site::Path) {
+        return Vec::new();
+    }
+    let mut out: Vec<KeyCarrier<'a>> = op
+        .parameters
+        .iter()
+        .filter(|p| {
+            p.location == "header" && {
+                let name = squash(p.name);
+                DELIVERY_HEADER_ENDINGS.iter().any(|e| name.ends_with(e))
+            }
+        })
+        .map(KeyCarrier::Header)
+        .collect();
+    static UNIQUE: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"(?i)\bunique\b").expect("valid regex"));
+    out.extend(
+        body_properties(bundle, op)
+            .into_iter()
+            .filter(|p| {
+                let name = squash(p.name);
+                // Not `webhook_id`: in a body that names the subscription ("the id of the
+                // webhook that caused the callback"), the same for every delivery.
+                matches!(name.as_str(), "eventid" | "deliveryid")
+                    || (name == "id"
+                        && description_of(&p.schema)
+                            .is_some_and(|d| KEY_WORDING.is_match(d) || UNIQUE.is_match(d)))
+            })
+            .map(KeyCarrier::BodyField),
+    );
+    out
+}
+
 /// Every key carrier the operation declares, headers first.
 pub fn key_carriers<'a>(
     bundle: &'a Bundle,
@@ -100,20 +226,13 @@ pub fn key_carriers<'a>(
     let mut out: Vec<KeyCarrier<'a>> = op
         .parameters
         .iter()
-        .filter(|p| {
-            p.location == "header"
-                && settings
-                    .key_headers
-                    .iter()
-                    .any(|h| h.eq_ignore_ascii_case(p.name))
-        })
+        .filter(|p| header_carries_key(settings, p))
         .map(KeyCarrier::Header)
         .collect();
-    let is_key = |p: &Property<'_>| settings.key_fields.iter().any(|f| f == p.name);
     let top = body_properties(bundle, op);
     out.extend(
         top.iter()
-            .filter(|p| is_key(p))
+            .filter(|p| carries_key(settings, p, &top))
             .cloned()
             .map(KeyCarrier::BodyField),
     );
@@ -139,7 +258,8 @@ pub fn key_carriers<'a>(
             {
                 schema_properties(bundle, container, MAX_COMPOSITION_DEPTH, &mut inner);
             }
-            if let Some(mut p) = inner.into_iter().find(|p| is_key(p)) {
+            let found = inner.iter().position(|p| carries_key(settings, p, &inner));
+            if let Some(mut p) = found.map(|i| inner.swap_remove(i)) {
                 p.parent = Some(parent.name);
                 out.push(KeyCarrier::BodyField(p));
                 break;

@@ -209,6 +209,20 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                 ),
                 Some(place(op.key)),
             )
+        } else if !matches!(op.site, crate::model::Site::Path) {
+            // A delivery the API sends: its receiver dedupes, on a delivery or event id.
+            match crate::idempotency::delivery_ids(bundle, op).first() {
+                Some(id) => answer(
+                    Verdict::Good,
+                    format!("receivers dedupe on {}", id.describe()),
+                    Some(place(id.location())),
+                ),
+                None => answer(
+                    Verdict::Risk,
+                    "a redelivery looks new to the receiver: no delivery or event id",
+                    Some(place(op.key)),
+                ),
+            }
         } else {
             let text = if op.method == Method::Patch {
                 "a retry can apply twice or overwrite a concurrent change: no key, no If-Match"

@@ -4,7 +4,7 @@ use std::collections::HashSet;
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::KeyCarrier;
+use crate::idempotency::{KeyCarrier, parameter_named_like_a_key};
 
 pub const RULE: Rule = Rule {
     id: "idempotency-key-location",
@@ -23,9 +23,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 "cookie" => "in a cookie",
                 _ => continue,
             };
-            let named_like_a_key = s.key_headers.iter().any(|h| h.eq_ignore_ascii_case(p.name))
-                || s.key_fields.iter().any(|f| f.eq_ignore_ascii_case(p.name));
-            if !named_like_a_key || !seen.insert(p.node.location()) {
+            if !parameter_named_like_a_key(s, p) || !seen.insert(p.node.location()) {
                 continue;
             }
             let at = p.node.key_location("in").unwrap_or(p.declared);

@@ -2,7 +2,8 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::model::{Method, Operation};
+use crate::idempotency::delivery_ids;
+use crate::model::{Method, Operation, Site};
 
 pub const RULE: Rule = Rule {
     id: "missing-idempotency-key",
@@ -26,6 +27,29 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let usual = most_common(&keyed);
     for (op, carrier) in &posts {
         if carrier.is_some() {
+            continue;
+        }
+        // A delivery the API sends: its receiver dedupes, on a delivery or event id.
+        if !matches!(op.site, Site::Path) {
+            if delivery_ids(cx.bundle, op).is_empty() {
+                out.push(
+                    cx.diagnostic(
+                        &RULE,
+                        op.key,
+                        format!(
+                            "{} carries no delivery or event id: its receiver cannot tell a \
+                             redelivery from a new event, and may process it twice",
+                            op.display()
+                        ),
+                    )
+                    .with_operation(op)
+                    .with_help(
+                        "send a `webhook-id` header (Standard Webhooks), the same on every \
+                         redelivery, or an event `id` the receiver is told to dedupe on; or a key \
+                         such as `Idempotency-Key`",
+                    ),
+                );
+            }
             continue;
         }
         let mut message = format!(
