@@ -342,7 +342,7 @@ fn reads(op: &Operation<'_>, settings: &Settings) -> Option<String> {
 
 /// The text whose first words say what the operation does: its summary, else the first
 /// sentence of its description (HTML tags dropped: `<p>Creates a session.</p>`).
-fn lead_text(op: &Operation<'_>) -> Option<(&'static str, String)> {
+pub fn lead_text(op: &Operation<'_>) -> Option<(&'static str, String)> {
     let text = |key: &str| {
         op.node
             .node
@@ -397,7 +397,7 @@ fn summary_head(words: &[String]) -> Option<(String, Option<&[String]>)> {
 
 /// The base form of a verb in the third person, as summaries write them: "Gets" → "get",
 /// "Searches" → "search", "Verifies" → "verify". Other words are left alone.
-fn base_verb(word: &str) -> String {
+pub fn base_verb(word: &str) -> String {
     if let Some(stem) = word.strip_suffix("ies").filter(|s| s.len() >= 2) {
         return format!("{stem}y");
     }

@@ -376,28 +376,142 @@ pub fn schema_properties<'a>(
 }
 
 /// Why an operation moves money, in words a finding can quote; `None` when it does not.
-/// Names count by their head noun, the last word: `/payments/{id}/refunds` and `createRefund`
-/// move money, `/payment-links` and `payment_intents` are about something else.
+///
+/// - The body holds an amount of money: top-level `amount` and `currency`, or an `amount` that
+///   is itself money (`{value, currency}`, `{currency_code, value}`), at the top or in the items
+///   of a top-level list (`transactions[].amount`, `purchase_units[].amount`).
+/// - A name's head noun, its last word, is a money word: `/payments/{id}/refunds` and
+///   `createRefund` move money, `/payment-links` and `payment_intents` are about something else.
+/// - The summary (else the description's first sentence) opens with a money verb ("Capture a
+///   payment", "Disburse funds"), or the noun phrase after its verb ends in a money word ("Create
+///   a payout", "Execute payment"), or it speaks of funds moving ("Request a return of funds").
 pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> Option<String> {
-    let props = body_properties(bundle, op);
-    let has = |name: &str| props.iter().any(|p| p.name.eq_ignore_ascii_case(name));
-    if has("amount") && has("currency") {
-        return Some("body has `amount` and `currency`".to_string());
-    }
     let head = |s: &str| words(s).pop();
     let last_segment = op
         .path
         .rsplit('/')
         .find(|s| !s.is_empty() && !s.starts_with('{'));
-    if let Some(w) = last_segment
-        .and_then(head)
-        .filter(|w| money_word(std::slice::from_ref(w), &settings.money_words).is_some())
-    {
+    // An amount in the body of something that only prices a later payment (a payment link, a
+    // checkout session, an order, a quote) moves no money yet.
+    let prices_only = [last_segment, op.operation_id.map(|id| id.as_str())]
+        .into_iter()
+        .flatten()
+        .filter_map(head)
+        .any(|w| PRICING_NOUNS.contains(&w.as_str()));
+    let props = body_properties(bundle, op);
+    let has = |name: &str| props.iter().any(|p| p.name.eq_ignore_ascii_case(name));
+    if !prices_only {
+        if has("amount") && has("currency") {
+            return Some("body has `amount` and `currency`".to_string());
+        }
+        if let Some(at) = money_amount(bundle, &props) {
+            return Some(format!("body has a money amount ({at})"));
+        }
+    }
+    let is_money = |w: &str| money_word(&[w.to_string()], &settings.money_words).is_some();
+    if let Some(w) = last_segment.and_then(head).filter(|w| is_money(w)) {
         return Some(format!("path word `{w}`"));
     }
-    let w = head(op.operation_id?)?;
-    money_word(std::slice::from_ref(&w), &settings.money_words)?;
-    Some(format!("operationId word `{w}`"))
+    if let Some(w) = op
+        .operation_id
+        .and_then(|id| head(id))
+        .filter(|w| is_money(w))
+    {
+        return Some(format!("operationId word `{w}`"));
+    }
+    let (kind, text) = crate::classify::lead_text(op)?;
+    let lead = words(&text);
+    let quote = || {
+        format!(
+            "{kind} \"{}\"",
+            text.split_whitespace()
+                .take(5)
+                .collect::<Vec<_>>()
+                .join(" ")
+        )
+    };
+    let verb = lead.first()?;
+    if MONEY_VERBS.contains(&crate::classify::base_verb(verb).as_str()) {
+        return Some(quote());
+    }
+    // The noun phrase after the verb, up to a preposition: "a payout" of "Create a payout for an
+    // account", "payment method" of "Update a payment method" (whose head is `method`).
+    let phrase: Vec<&str> = lead[1..]
+        .iter()
+        .map(String::as_str)
+        .skip_while(|w| matches!(*w, "a" | "an" | "the" | "new" | "one" | "or" | "more"))
+        .take_while(|w| !PREPOSITIONS.contains(w))
+        .collect();
+    let funds = lead.windows(2).any(|p| p[0] == "of" && p[1] == "funds");
+    (phrase.last().is_some_and(|w| is_money(w)) || funds).then(quote)
+}
+
+/// Head nouns of things that price a later payment without moving money themselves.
+const PRICING_NOUNS: &[&str] = &[
+    "link",
+    "links",
+    "session",
+    "sessions",
+    "order",
+    "orders",
+    "quote",
+    "quotes",
+    "estimate",
+    "estimates",
+    "price",
+    "prices",
+    "plan",
+    "plans",
+    "product",
+    "products",
+    "coupon",
+    "coupons",
+    "cart",
+    "carts",
+    "basket",
+    "baskets",
+];
+
+/// Verbs that move money when they head a summary.
+const MONEY_VERBS: &[&str] = &[
+    "pay", "charge", "refund", "capture", "transfer", "withdraw", "deposit", "disburse", "remit",
+];
+
+const PREPOSITIONS: &[&str] = &[
+    "for", "to", "from", "of", "in", "on", "with", "by", "at", "into", "using", "via",
+];
+
+/// Where the body holds an `amount` that is money, one level into composition: the top level, or
+/// the items of a top-level list.
+fn money_amount(bundle: &Bundle, props: &[Property<'_>]) -> Option<String> {
+    let is_money = |schema: At<'_>| {
+        let mut inner = Vec::new();
+        schema_properties(bundle, schema, 0, &mut inner);
+        let has = |names: &[&str]| {
+            inner
+                .iter()
+                .any(|p| names.iter().any(|n| squash(p.name) == squash(n)))
+        };
+        has(&["value", "amount", "units"]) && has(&["currency", "currency_code"])
+    };
+    if let Some(amount) = props.iter().find(|p| squash(p.name) == "amount")
+        && is_money(amount.schema)
+    {
+        return Some("`amount`".to_string());
+    }
+    for list in props {
+        let Some(items) = list.schema.get("items").map(|i| bundle.deref(i)) else {
+            continue;
+        };
+        let mut inner = Vec::new();
+        schema_properties(bundle, items, 0, &mut inner);
+        if let Some(amount) = inner.iter().find(|p| squash(p.name) == "amount")
+            && is_money(amount.schema)
+        {
+            return Some(format!("`{}[].amount`", list.name));
+        }
+    }
+    None
 }
 
 /// Where a status is missing: the operation's `responses` key when it has one of its own, else

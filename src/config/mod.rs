@@ -91,6 +91,11 @@ impl Default for Settings {
                 "withdrawals",
                 "deposit",
                 "deposits",
+                "funds",
+                "disbursement",
+                "disbursements",
+                "remittance",
+                "remittances",
             ]),
         }
     }
