@@ -18,42 +18,89 @@ pub struct Evidence {
 }
 
 /// Wording of a relative change. "Added to" alone is too common ("a snippet added to the page
-/// head"), so it must be added to something that holds a quantity or the current state.
+/// head"), so it must be added to something that holds a quantity or the current state; an
+/// append must go onto what exists or at the end.
 static RELATIVE_WORDING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?ix)\b(
             (added\ to|subtracted\ from|deducted\ from|relative\ to)
               \ (the\ |its\ |their\ |a\ )?
               (current|existing|previous|balance|total|count|quantity|amount|value|stock|inventory|counter|score|points)
-          | increment(?:ed|s)?\ by
-          | decrement(?:ed|s)?\ by
+          | increment(?:ed|s)?\ (?:[a-z]+\ ){0,4}?by
+          | decrement(?:ed|s)?\ (?:[a-z]+\ ){0,4}?by
           | increase[sd]?\ by
           | decrease[sd]?\ by
+          | increase[sd]?\ or\ decrease[sd]?
+          | append(?:s|ed)?\ [^.]{0,60}?\b(?:to|onto)\ (?:the\ )?(?:existing|current|end)
+          | add(?:s|ed)?\ [^.]{0,60}?\bto\ the\ end
         )\b",
     )
     .expect("valid regex")
 });
 
-/// Property names that name a relative amount: `delta`, `increment`, `adjust*`, `*_change`,
-/// `add_*`/`addFunds`, `by`.
+/// Last words that describe a change rather than measure it: `adjustAuthType`,
+/// `adjustment_reason`, `addToCalendarAction`, `change_policy`.
+const DESCRIPTORS: &[&str] = &[
+    "type",
+    "kind",
+    "mode",
+    "reason",
+    "status",
+    "action",
+    "setting",
+    "settings",
+    "option",
+    "options",
+    "behavior",
+    "behaviour",
+    "policy",
+    "enabled",
+    "flag",
+    "id",
+    "ids",
+    "url",
+    "date",
+    "time",
+    "at",
+    "note",
+    "notes",
+    "description",
+];
+
+/// First words of flags and predicates: `isMajorChange`, `hasChanges`, `allowAdjustments`.
+const PREDICATES: &[&str] = &[
+    "is", "has", "should", "can", "allow", "allows", "enable", "disable",
+];
+
+/// Property names that name a relative amount, word by word: `delta` and `by`, a last word
+/// `delta` or `change` (`quantity_delta`, `balanceChange`), a first word `increment`,
+/// `decrement`, `adjust(ment)` or a verb `add` with its object (`add_funds`, `addFunds`). Not a
+/// noun that starts with those letters (`incrementalSeats`, `addIns`, `addOns`, `address`), a
+/// flag (`isMajorChange`), or a name that describes the change (`adjustAuthType`).
 pub fn relative_property_name(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    // A descriptor of the change is no amount: `adjustAuthType`, `adjustment_reason`.
-    if ["type", "kind", "mode", "reason", "status"]
-        .iter()
-        .any(|d| lower.ends_with(d))
+    let w = words(name);
+    let (Some(first), Some(last)) = (w.first(), w.last()) else {
+        return false;
+    };
+    if PREDICATES.contains(&first.as_str()) || (w.len() > 1 && DESCRIPTORS.contains(&last.as_str()))
     {
         return false;
     }
-    matches!(lower.as_str(), "delta" | "by")
-        || lower.ends_with("_delta")
-        || lower.starts_with("increment")
-        || lower.starts_with("decrement")
-        || lower.starts_with("adjust")
-        || lower.starts_with("add_")
-        || lower.ends_with("_change")
-        || (camel_prefix(name, "add") && !name.starts_with("addOn"))
-        || (name.len() > "Change".len() && name.ends_with("Change"))
+    if w.len() == 1 {
+        return matches!(
+            first.as_str(),
+            "delta" | "by" | "increment" | "decrement" | "adjustment" | "adjustments"
+        );
+    }
+    // `add` heads a verb phrase only when an object follows that is not `-ins`/`-ons` of a
+    // noun (add-ins, add-ons).
+    let add_phrase = first == "add" && !matches!(w[1].as_str(), "in" | "ins" | "on" | "ons");
+    matches!(last.as_str(), "delta" | "change")
+        || matches!(
+            first.as_str(),
+            "increment" | "decrement" | "adjust" | "adjustment"
+        )
+        || add_phrase
 }
 
 /// `addFunds`: a lower-case verb followed by an upper-case letter.
@@ -89,7 +136,10 @@ const VERB_FIELDS: [&str; 3] = ["action", "op", "operation"];
 /// creates something, `add_invoice_items` names what the new thing starts with.
 pub fn relative_change(properties: &[Property<'_>], verbs_only: bool) -> Option<Evidence> {
     for p in properties {
-        if !verbs_only && relative_property_name(p.name) {
+        // A flag or a choice among settings is never an amount.
+        let ty = p.schema.node.get("type").and_then(Node::as_str);
+        let amount_like = ty != Some("boolean") && p.schema.node.get("enum").is_none();
+        if !verbs_only && amount_like && relative_property_name(p.name) {
             return Some(Evidence {
                 what: format!("property `{}`", p.name),
                 at: p.key,
@@ -159,6 +209,33 @@ mod tests {
     }
 
     #[test]
+    fn camel_case_prefixes_and_suffixes_are_words_not_letters() {
+        // From real specs: a flag, a noun, a setting and a count that look relative.
+        for n in [
+            "isMajorChange",
+            "addIns",
+            "addOns",
+            "addToCalendarAction",
+            "incrementalSeats",
+            "adjustAuthType",
+            "adjustment_reason",
+            "hasChanges",
+            "changeDate",
+        ] {
+            assert!(!relative_property_name(n), "{n}");
+        }
+        for n in [
+            "add_to_balance",
+            "addPoints",
+            "stockChange",
+            "increment_by",
+            "adjust_quantity",
+        ] {
+            assert!(relative_property_name(n), "{n}");
+        }
+    }
+
+    #[test]
     fn names_that_are_absolute() {
         for n in [
             "amount",
@@ -219,6 +296,24 @@ mod tests {
             Some("Incremented by")
         );
         assert_eq!(relative_wording("The new balance."), None);
+        assert_eq!(
+            relative_wording("Appends the given lines onto the existing note."),
+            Some("Appends the given lines onto the existing")
+        );
+        assert_eq!(
+            relative_wording("Adds the items to the end of the list."),
+            Some("Adds the items to the end")
+        );
+        assert_eq!(
+            relative_wording("Increments the counter by the given value."),
+            Some("Increments the counter by")
+        );
+        assert_eq!(
+            relative_wording("Positive values increase or decrease the balance."),
+            Some("increase or decrease")
+        );
+        assert_eq!(relative_wording("Appends a footer to every page."), None);
+        assert_eq!(relative_wording("Adds a new user to the team."), None);
     }
 }
 

@@ -4,7 +4,7 @@
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
 use crate::heuristics::{Evidence, relative_change, relative_wording, words};
-use crate::idempotency::{Declared, body_properties, declared, has_if_match};
+use crate::idempotency::{Declared, body_properties, declared, has_if_match, schema_properties};
 use crate::model::{Method, Operation};
 use crate::resolve::Bundle;
 use crate::source::Node;
@@ -50,23 +50,56 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Evidence from the body's properties, then from the body schema's own description. A POST
-/// that creates something counts only explicit verbs.
+/// Evidence from the body's properties, from the descriptions of their own properties one
+/// level down (`amount.value` "positive values increase the balance, negative decrease it"),
+/// from the body schema's own description, then from the operation's summary.
+/// A POST that creates something counts only explicit verbs.
 pub fn evidence(bundle: &Bundle, op: &Operation<'_>) -> Option<Evidence> {
     let verbs_only = op.method == Method::Post && creates(op);
-    if let Some(e) = relative_change(&body_properties(bundle, op), verbs_only) {
+    let props = body_properties(bundle, op);
+    if let Some(e) = relative_change(&props, verbs_only) {
         return Some(e);
     }
     if verbs_only {
         return None;
     }
-    let body = op.request_body.as_ref()?;
-    body.content.iter().find_map(|m| {
-        let schema = bundle.deref(m.schema?);
-        let desc = schema.node.get("description").and_then(Node::as_str)?;
-        relative_wording(desc).map(|w| Evidence {
-            what: format!("the body is described as \"{w}\""),
-            at: schema.location(),
+    for p in &props {
+        let mut inner = Vec::new();
+        schema_properties(bundle, p.schema, 0, &mut inner);
+        for q in &inner {
+            if let Some(w) = q
+                .schema
+                .node
+                .get("description")
+                .and_then(Node::as_str)
+                .and_then(relative_wording)
+            {
+                return Some(Evidence {
+                    what: format!("`{}.{}` is described as \"{w}\"", p.name, q.name),
+                    at: q.key,
+                });
+            }
+        }
+    }
+    let body = op.request_body.as_ref();
+    let from_body = body.and_then(|b| {
+        b.content.iter().find_map(|m| {
+            let schema = bundle.deref(m.schema?);
+            let desc = schema.node.get("description").and_then(Node::as_str)?;
+            relative_wording(desc).map(|w| Evidence {
+                what: format!("the body is described as \"{w}\""),
+                at: schema.location(),
+            })
+        })
+    });
+    // The summary says what the operation does ("Append text to the existing note"); a long
+    // description also says where things go ("the snippet is appended to the end of the head
+    // element"), which is no relative change, so it is not read.
+    from_body.or_else(|| {
+        let summary = op.node.node.get("summary").and_then(Node::as_str)?;
+        relative_wording(summary).map(|w| Evidence {
+            what: format!("the operation's summary says \"{w}\""),
+            at: op.node.key_location("summary").unwrap_or(op.key),
         })
     })
 }
