@@ -177,6 +177,145 @@ const TEST_VERBS: &[&str] = &["test", "ping"];
 const PROXY_SEGMENTS: &[&str] = &["proxy"];
 const CONNECT_SEGMENTS: &[&str] = &["exec", "attach", "portforward"];
 
+/// What a POST that changes state does, as far as a retry goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// It creates something, or its effect is unknown: a retry can do it twice.
+    Creates,
+    /// It updates the resource it is addressed to (`POST /customers/{id}`, "Updates the
+    /// customer"): a retry repeats the update and can undo a change made in between.
+    Updates,
+    /// It moves a resource to a target state (`/cancel`, `approve`): a retry repeats the
+    /// transition. The verb, for quoting.
+    Transitions(String),
+    /// It adds members to a set (labels, members, tags): adding one twice leaves one. The noun.
+    JoinsSet(String),
+}
+
+/// Verbs that move a resource to a state, which a repeat leaves as it is.
+const TRANSITION_VERBS: &[&str] = &[
+    "approve",
+    "reject",
+    "cancel",
+    "activate",
+    "deactivate",
+    "archive",
+    "unarchive",
+    "dismiss",
+    "enable",
+    "disable",
+    "close",
+    "reopen",
+    "lock",
+    "unlock",
+    "suspend",
+    "unsuspend",
+    "resume",
+    "pause",
+    "unpublish",
+    "accept",
+    "decline",
+    "expire",
+    "finalize",
+    "complete",
+    "restore",
+    "revoke",
+    "block",
+    "unblock",
+    "pin",
+    "unpin",
+    "star",
+    "unstar",
+    "follow",
+    "unfollow",
+    "mute",
+    "unmute",
+    "unsubscribe",
+    "deny",
+    "invalidate",
+    "end",
+    "stop",
+];
+
+/// Verbs that update the resource they are addressed to.
+const UPDATE_VERBS: &[&str] = &[
+    "update", "modify", "set", "change", "edit", "replace", "patch",
+];
+
+/// Nouns of sets whose members an `add` joins, where adding one twice leaves one.
+const SET_NOUNS: &[&str] = &[
+    "label",
+    "tag",
+    "member",
+    "role",
+    "permission",
+    "collaborator",
+    "reviewer",
+    "assignee",
+    "subscriber",
+    "follower",
+    "group",
+    "project",
+    "team",
+    "owner",
+    "admin",
+    "scope",
+    "topic",
+];
+
+/// What a state-changing POST does (see [`Effect`]), from its path, names and summary.
+pub fn effect(op: &Operation<'_>) -> Effect {
+    let path = op.path.split('?').next().unwrap_or(op.path);
+    let instance = path.contains('{');
+    if !instance {
+        return Effect::Creates;
+    }
+    let ends_with_parameter = path
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .is_some_and(|s| s.starts_with('{'));
+    let segment = last_literal_segment(op.path);
+    let seg_words = words(odata_action(segment));
+    let id_words = op
+        .operation_id
+        .map(|id| words(action_part(id)))
+        .unwrap_or_default();
+    let lead_words = lead_text(op).map(|(_, t)| words(&t)).unwrap_or_default();
+    let heads: Vec<String> = [
+        head_verb(&id_words, Some(op.method.key())).map(str::to_string),
+        lead_words.first().map(|w| base_verb(w)),
+        (!ends_with_parameter)
+            .then(|| head_verb(&seg_words, None).map(str::to_string))
+            .flatten(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if let Some(verb) = heads
+        .iter()
+        .find(|h| TRANSITION_VERBS.contains(&h.as_str()))
+    {
+        return Effect::Transitions(verb.clone());
+    }
+    // "Add labels to an issue", `addProject`, `/issues/{n}/labels` with an add.
+    if heads.iter().any(|h| h == "add") {
+        let object = lead_words
+            .iter()
+            .skip(1)
+            .chain(id_words.iter().skip(1))
+            .chain(seg_words.iter())
+            .find(|w| SET_NOUNS.iter().any(|n| inflects(w, n)));
+        if let Some(noun) = object {
+            return Effect::JoinsSet(noun.clone());
+        }
+    }
+    if ends_with_parameter && heads.iter().any(|h| UPDATE_VERBS.contains(&h.as_str())) {
+        return Effect::Updates;
+    }
+    Effect::Creates
+}
+
 /// Why `op`'s duplicates do not matter by its nature, if they do not: it passes through, or
 /// (for a POST) it only reads. `None` for an operation that changes state.
 pub fn exemption(op: &Operation<'_>, settings: &Settings) -> Option<Exemption> {

@@ -514,6 +514,34 @@ fn money_amount(bundle: &Bundle, props: &[Property<'_>]) -> Option<String> {
     None
 }
 
+/// Wording of a natural key that refuses a second create: "names must be unique", "a webhook
+/// with this URL already exists".
+static NATURAL_KEY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\b(must\ be\ unique|is\ not\ unique|unique\ (across|within|per|among)|already\ exists?|already\ (taken|in\ use|registered)|duplicate\ (name|email|entry|resource))\b",
+    )
+    .expect("valid regex")
+});
+
+/// How a create is protected by a natural key, if it is: a `409` (or `400`/`422`) that answers a
+/// second create as a duplicate ("already exists"), or a body property whose value must be
+/// unique. A retry is then refused instead of creating twice.
+pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
+    let answered = op.responses.iter().find(|r| {
+        matches!(r.status, "409" | "400" | "422")
+            && r.description.is_some_and(|d| NATURAL_KEY.is_match(d))
+    });
+    if let Some(r) = answered {
+        return Some(format!("the {} response", r.status));
+    }
+    // A unique field is a natural key when a conflict is declared for it.
+    op.response("409")?;
+    body_properties(bundle, op)
+        .into_iter()
+        .find(|p| description_of(&p.schema).is_some_and(|d| NATURAL_KEY.is_match(d)))
+        .map(|p| format!("the unique `{}`", p.name))
+}
+
 /// Where a status is missing: the operation's `responses` key when it has one of its own, else
 /// the method key.
 pub fn responses_location(op: &Operation<'_>) -> Location {

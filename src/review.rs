@@ -223,13 +223,40 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                     Some(place(op.key)),
                 ),
             }
+        } else if let Some(why) =
+            crate::idempotency::natural_key(bundle, op).filter(|_| op.method == Method::Post)
+        {
+            answer(
+                Verdict::Good,
+                format!("a natural key refuses a second create ({why})"),
+                Some(place(op.key)),
+            )
+        } else if op.method == Method::Patch {
+            answer(
+                Verdict::Risk,
+                "a retry can apply twice or overwrite a concurrent change: no key, no If-Match",
+                Some(place(op.key)),
+            )
         } else {
-            let text = if op.method == Method::Patch {
-                "a retry can apply twice or overwrite a concurrent change: no key, no If-Match"
-            } else {
-                "processed twice: no idempotency key"
+            use crate::classify::Effect;
+            let (verdict, text) = match crate::rules::retry_effect(bundle, op, settings) {
+                Effect::Creates => (Verdict::Risk, "processed twice: no idempotency key".into()),
+                Effect::Updates => (
+                    Verdict::Gap,
+                    "a retry repeats the update and can overwrite a change made in between: no \
+                     key, no If-Match"
+                        .to_string(),
+                ),
+                Effect::Transitions(verb) => (
+                    Verdict::Gap,
+                    format!("a retry repeats the transition (`{verb}`): no key"),
+                ),
+                Effect::JoinsSet(noun) => (
+                    Verdict::Gap,
+                    format!("a retry adds the same member again (`{noun}`): no key"),
+                ),
             };
-            answer(Verdict::Risk, text, Some(place(op.key)))
+            answer(verdict, text, Some(place(op.key)))
         };
 
         // 2. A completed retry gets the first response.

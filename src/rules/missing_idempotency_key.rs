@@ -1,8 +1,10 @@
 //! `missing-idempotency-key`: a state-changing POST with no idempotency key.
 
 use super::{Context, Rule};
+use crate::classify::{Effect, effect};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::delivery_ids;
+use crate::diagnostic::Severity;
+use crate::idempotency::{delivery_ids, moves_money, natural_key};
 use crate::model::{Method, Operation, Site};
 
 pub const RULE: Rule = Rule {
@@ -52,10 +54,47 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             }
             continue;
         }
-        let mut message = format!(
-            "{} has no idempotency key: a retried request may be processed twice",
-            op.display()
-        );
+        // A create that a documented natural key protects: a retry is refused as a duplicate.
+        if natural_key(cx.bundle, op).is_some() {
+            continue;
+        }
+        let effect = retry_effect(cx.bundle, op, cx.settings);
+        let (mut message, severity) = match &effect {
+            Effect::Creates => (
+                format!(
+                    "{} has no idempotency key: a retried request may be processed twice",
+                    op.display()
+                ),
+                None,
+            ),
+            Effect::Updates => (
+                format!(
+                    "{} updates its resource without an idempotency key: a retry repeats the \
+                     update and can overwrite a change made in between (it does not create \
+                     twice)",
+                    op.display()
+                ),
+                Some(Severity::Warning),
+            ),
+            Effect::Transitions(verb) => (
+                format!(
+                    "{} moves its resource to a state (`{verb}`) without an idempotency key: a \
+                     retry repeats the transition, harmless only if a repeat is answered with \
+                     the current state rather than an error",
+                    op.display()
+                ),
+                Some(Severity::Warning),
+            ),
+            Effect::JoinsSet(noun) => (
+                format!(
+                    "{} adds to a set (`{noun}`) without an idempotency key: a retry adds the \
+                     same member again, harmless only if a repeat leaves one member and no \
+                     error",
+                    op.display()
+                ),
+                Some(Severity::Warning),
+            ),
+        };
         let others = posts.len() - 1;
         if let Some(usual) = usual {
             message.push_str(&format!(
@@ -65,7 +104,12 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 if keyed.len() == 1 { "s" } else { "" },
             ));
         }
-        let help = if let Some(usual) = usual {
+        let help = if effect == Effect::Updates {
+            "require an `If-Match` header with the resource's ETag (412 on a mismatch), or an \
+             `Idempotency-Key` header; if a repeated update is harmless here, say so with \
+             `x-idempotency: false`"
+                .to_string()
+        } else if let Some(usual) = usual {
             format!(
                 "declare the {usual} the other operations use; if duplicates are harmless here, \
                  say so with `x-idempotency: false`"
@@ -76,11 +120,30 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
              `x-idempotency: false`"
                 .to_string()
         };
-        out.push(
-            cx.diagnostic(&RULE, op.key, message)
-                .with_operation(op)
-                .with_help(help),
-        );
+        let mut d = cx
+            .diagnostic(&RULE, op.key, message)
+            .with_operation(op)
+            .with_help(help);
+        if let Some(severity) = severity {
+            d = d.with_severity(severity);
+        }
+        out.push(d);
+    }
+}
+
+/// What a retry of an unkeyed POST does, which decides how bad it is (see [`Effect`]). Money and
+/// relative changes count as creates whatever their names say: repeating them is the harm.
+pub fn retry_effect(
+    bundle: &crate::resolve::Bundle,
+    op: &Operation<'_>,
+    settings: &crate::config::Settings,
+) -> Effect {
+    if moves_money(bundle, op, settings).is_some()
+        || super::incremental_update::evidence(bundle, op).is_some()
+    {
+        Effect::Creates
+    } else {
+        effect(op)
     }
 }
 

@@ -25,6 +25,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if !cx.duplicates_matter(op) || has_if_match(op) || !cx.carriers(op).is_empty() {
             continue;
         }
+        // A body that can change nothing has nothing to lose on a retry.
+        if nothing_writable(cx.bundle, op) {
+            continue;
+        }
         let merge_patch_only = op.request_body.as_ref().is_some_and(|b| {
             !b.content.is_empty()
                 && b.content
@@ -77,4 +81,26 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 .shadowed_by(SAY_MORE),
         );
     }
+}
+
+/// Whether the PATCH body can set nothing: every property is `readOnly`, or the schema is an
+/// object closed to any property (`properties: {}` with `additionalProperties: false`).
+fn nothing_writable(bundle: &crate::resolve::Bundle, op: &crate::model::Operation<'_>) -> bool {
+    use crate::source::Node;
+    let Some(body) = &op.request_body else {
+        return false;
+    };
+    let props = crate::idempotency::body_properties(bundle, op);
+    if !props.is_empty() {
+        return props
+            .iter()
+            .all(|p| p.schema.node.get("readOnly").and_then(Node::as_bool) == Some(true));
+    }
+    !body.content.is_empty()
+        && body.content.iter().all(|m| {
+            m.schema.map(|s| bundle.deref(s)).is_some_and(|s| {
+                s.node.get("additionalProperties").and_then(Node::as_bool) == Some(false)
+                    && s.node.get("properties").is_some()
+            })
+        })
 }
