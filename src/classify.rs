@@ -25,6 +25,10 @@ use crate::config::Settings;
 use crate::heuristics::words;
 use crate::model::Operation;
 use crate::source::Node;
+use crate::vocabulary::{
+    CONNECT_SEGMENTS, DOMAIN_READS, EVALUATING_NOUNS, EVALUATING_VERBS, METHODS, PROXY_SEGMENTS,
+    QUALIFIERS, SET_NOUNS, TEST_VERBS, TRANSITION_VERBS, UPDATE_VERBS, WRITE_VERBS,
+};
 
 /// Why an operation's duplicates do not matter, in words a message or a review can quote.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,115 +49,6 @@ impl Exemption {
     }
 }
 
-/// Verbs that change state. One of them at the head of an operationId or a summary vetoes
-/// every read-only reading of the names.
-pub const WRITE_VERBS: &[&str] = &[
-    "create",
-    "add",
-    "insert",
-    "new",
-    "upload",
-    "import",
-    "update",
-    "set",
-    "replace",
-    "modify",
-    "edit",
-    "change",
-    "delete",
-    "remove",
-    "send",
-    "submit",
-    "publish",
-    "issue",
-    "register",
-    "enroll",
-    "activate",
-    "deactivate",
-    "approve",
-    "reject",
-    "cancel",
-    "capture",
-    "refund",
-    "charge",
-    "pay",
-    "transfer",
-    "start",
-    "stop",
-    "reset",
-    "rotate",
-    "revoke",
-    "grant",
-    "assign",
-    "invite",
-    "upsert",
-    "save",
-    "store",
-    "archive",
-    "restore",
-    "move",
-    "copy",
-    "merge",
-    "close",
-    "open",
-    "apply",
-    "book",
-    "reserve",
-    "schedule",
-    "enable",
-    "disable",
-    "accept",
-    "decline",
-    "dismiss",
-    "trigger",
-    "link",
-    "unlink",
-    "attach",
-    "detach",
-    "mark",
-    "complete",
-    "post",
-];
-
-/// Words that only qualify the verb after them: `BulkRetrieveBookings`, `batch-retrieve`.
-const QUALIFIERS: &[&str] = &["bulk", "batch", "async", "multi"];
-
-/// HTTP methods, which generated operationIds put first (`PostCustomersSearch`).
-const METHODS: &[&str] = &["get", "post", "put", "patch", "delete", "head", "options"];
-
-/// Verbs that read or evaluate, beside the configurable lists, in head position only.
-const EVALUATING_VERBS: &[&str] = &[
-    "render",
-    "lint",
-    "evaluate",
-    "compute",
-    "count",
-    "presign",
-    "introspect",
-    "classify",
-    "detect",
-    "autocomplete",
-];
-
-/// Nouns that name an evaluation, beside the configurable read-only words, as the head noun of
-/// a last segment: `/us_autocompletions`.
-const EVALUATING_NOUNS: &[&str] = &["autocomplete"];
-
-/// Domain reads worded as actions: two words that, next to each other in a name or summary,
-/// mean a check or a computed answer with no lasting effect, however the API words the verb
-/// ("Create Funds Confirmation", "Create a presigned URL", Kubernetes'
-/// `createAuthorizationV1SelfSubjectAccessReview`).
-const DOMAIN_READS: &[(&str, &str)] = &[
-    ("confirm", "funds"),
-    ("funds", "confirmation"),
-    ("funds", "availability"),
-    ("presigned", "url"),
-    ("signed", "url"),
-    ("access", "review"),
-    ("token", "review"),
-    ("rules", "review"),
-];
-
 /// Descriptions that say the result is not kept: "The generated release notes are not saved
 /// anywhere".
 static NOT_STORED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
@@ -166,16 +61,6 @@ static NOT_STORED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(
     )
     .expect("valid regex")
 });
-
-/// Verbs of a test delivery, read-only as a summary's head or a whole last segment.
-const TEST_VERBS: &[&str] = &["test", "ping"];
-
-/// Last path segments that pass a request through to another target. `exec`, `attach` and
-/// `portforward` only count with a sign of Kubernetes' `connect` actions (an operationId
-/// `connect<Method>…` or `x-kubernetes-action: connect`): `…/payment_methods/{id}/attach`
-/// attaches a payment method.
-const PROXY_SEGMENTS: &[&str] = &["proxy"];
-const CONNECT_SEGMENTS: &[&str] = &["exec", "attach", "portforward"];
 
 /// What a POST that changes state does, as far as a retry goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -191,77 +76,6 @@ pub enum Effect {
     /// It adds members to a set (labels, members, tags): adding one twice leaves one. The noun.
     JoinsSet(String),
 }
-
-/// Verbs that move a resource to a state, which a repeat leaves as it is.
-const TRANSITION_VERBS: &[&str] = &[
-    "approve",
-    "reject",
-    "cancel",
-    "activate",
-    "deactivate",
-    "archive",
-    "unarchive",
-    "dismiss",
-    "enable",
-    "disable",
-    "close",
-    "reopen",
-    "lock",
-    "unlock",
-    "suspend",
-    "unsuspend",
-    "resume",
-    "pause",
-    "unpublish",
-    "accept",
-    "decline",
-    "expire",
-    "finalize",
-    "complete",
-    "restore",
-    "revoke",
-    "block",
-    "unblock",
-    "pin",
-    "unpin",
-    "star",
-    "unstar",
-    "follow",
-    "unfollow",
-    "mute",
-    "unmute",
-    "unsubscribe",
-    "deny",
-    "invalidate",
-    "end",
-    "stop",
-];
-
-/// Verbs that update the resource they are addressed to.
-const UPDATE_VERBS: &[&str] = &[
-    "update", "modify", "set", "change", "edit", "replace", "patch",
-];
-
-/// Nouns of sets whose members an `add` joins, where adding one twice leaves one.
-const SET_NOUNS: &[&str] = &[
-    "label",
-    "tag",
-    "member",
-    "role",
-    "permission",
-    "collaborator",
-    "reviewer",
-    "assignee",
-    "subscriber",
-    "follower",
-    "group",
-    "project",
-    "team",
-    "owner",
-    "admin",
-    "scope",
-    "topic",
-];
 
 /// What a state-changing POST does (see [`Effect`]), from its path, names and summary.
 pub fn effect(op: &Operation<'_>) -> Effect {

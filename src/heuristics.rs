@@ -9,6 +9,7 @@ use regex::Regex;
 use crate::idempotency::Property;
 use crate::resolve::Location;
 use crate::source::Node;
+use crate::vocabulary::{DESCRIPTORS, PREDICATES};
 
 /// What made a body look relative, quoted in the finding so a reader can judge it.
 #[derive(Debug, Clone)]
@@ -37,40 +38,6 @@ static RELATIVE_WORDING: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("valid regex")
 });
-
-/// Last words that describe a change rather than measure it: `adjustAuthType`,
-/// `adjustment_reason`, `addToCalendarAction`, `change_policy`.
-const DESCRIPTORS: &[&str] = &[
-    "type",
-    "kind",
-    "mode",
-    "reason",
-    "status",
-    "action",
-    "setting",
-    "settings",
-    "option",
-    "options",
-    "behavior",
-    "behaviour",
-    "policy",
-    "enabled",
-    "flag",
-    "id",
-    "ids",
-    "url",
-    "date",
-    "time",
-    "at",
-    "note",
-    "notes",
-    "description",
-];
-
-/// First words of flags and predicates: `isMajorChange`, `hasChanges`, `allowAdjustments`.
-const PREDICATES: &[&str] = &[
-    "is", "has", "should", "can", "allow", "allows", "enable", "disable",
-];
 
 /// Property names that name a relative amount, word by word: `delta` and `by`, a last word
 /// `delta` or `change` (`quantity_delta`, `balanceChange`), a first word `increment`,

@@ -6,6 +6,9 @@ use crate::heuristics::{Lifetime, human_duration, lifetime, money_word, words};
 use crate::model::{Operation, Parameter};
 use crate::resolve::{At, Bundle, Location};
 use crate::source::{Node, ScalarKind, Value};
+use crate::vocabulary::{
+    AMBIGUOUS_FIELDS, DELIVERY_HEADER_ENDINGS, MONEY_VERBS, PREPOSITIONS, PRICING_NOUNS,
+};
 
 /// How an operation lets a client make a retry safe.
 #[derive(Debug, Clone)]
@@ -100,10 +103,6 @@ pub fn squash(name: &str) -> String {
         .collect()
 }
 
-/// Key-field names also used for the id of something else (the `requestId` of the sign-in a
-/// detection belongs to, the `request_id` of an approval request): their description decides.
-const AMBIGUOUS_FIELDS: &[&str] = &["requestid"];
-
 /// Description wording of a client's idempotency key: idempotency itself, retries, duplicates,
 /// a unique client-made id for the request.
 static KEY_WORDING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
@@ -168,16 +167,6 @@ pub fn header_carries_key(settings: &Settings, p: &Parameter<'_>) -> bool {
             .any(|h| h.eq_ignore_ascii_case(p.name))
             || p.description.is_some_and(|d| IDEMPOTENCY_WORD.is_match(d)))
 }
-
-/// Endings of the header names that carry a delivery's id: Standard Webhooks' `webhook-id`,
-/// `X-Shopify-Webhook-Id`, `X-GitHub-Delivery`, `X-Event-Id`, `x-amz-sns-message-id`.
-const DELIVERY_HEADER_ENDINGS: &[&str] = &[
-    "webhookid",
-    "eventid",
-    "deliveryid",
-    "delivery",
-    "messageid",
-];
 
 /// What a webhook or callback delivery carries for its receiver to dedupe on: a delivery or
 /// event id header, a top-level `event_id` or `delivery_id`, or an `id` described as unique or as
@@ -445,41 +434,6 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
     let funds = lead.windows(2).any(|p| p[0] == "of" && p[1] == "funds");
     (phrase.last().is_some_and(|w| is_money(w)) || funds).then(quote)
 }
-
-/// Head nouns of things that price a later payment without moving money themselves.
-const PRICING_NOUNS: &[&str] = &[
-    "link",
-    "links",
-    "session",
-    "sessions",
-    "order",
-    "orders",
-    "quote",
-    "quotes",
-    "estimate",
-    "estimates",
-    "price",
-    "prices",
-    "plan",
-    "plans",
-    "product",
-    "products",
-    "coupon",
-    "coupons",
-    "cart",
-    "carts",
-    "basket",
-    "baskets",
-];
-
-/// Verbs that move money when they head a summary.
-const MONEY_VERBS: &[&str] = &[
-    "pay", "charge", "refund", "capture", "transfer", "withdraw", "deposit", "disburse", "remit",
-];
-
-const PREPOSITIONS: &[&str] = &[
-    "for", "to", "from", "of", "in", "on", "with", "by", "at", "into", "using", "via",
-];
 
 /// Where the body holds an `amount` that is money, one level into composition: the top level, or
 /// the items of a top-level list.

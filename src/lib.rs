@@ -27,3 +27,4 @@ pub mod source;
 pub mod suggest;
 pub mod suppress;
 pub mod timings;
+pub mod vocabulary;

@@ -1,0 +1,284 @@
+//! The words idemlint judges operations by, in one place: what reads, writes, passes through,
+//! moves money, carries a key or describes a change. The classifiers that use them
+//! (`classify`, `heuristics`, `idempotency`) say how; the rule docs say so in RULES terms.
+//! Every list holds whole lower-case words, compared after names are split into words.
+
+// What an operation does (`classify`)
+
+/// Verbs that change state. One of them at the head of an operationId or a summary vetoes
+/// every read-only reading of the names.
+pub const WRITE_VERBS: &[&str] = &[
+    "create",
+    "add",
+    "insert",
+    "new",
+    "upload",
+    "import",
+    "update",
+    "set",
+    "replace",
+    "modify",
+    "edit",
+    "change",
+    "delete",
+    "remove",
+    "send",
+    "submit",
+    "publish",
+    "issue",
+    "register",
+    "enroll",
+    "activate",
+    "deactivate",
+    "approve",
+    "reject",
+    "cancel",
+    "capture",
+    "refund",
+    "charge",
+    "pay",
+    "transfer",
+    "start",
+    "stop",
+    "reset",
+    "rotate",
+    "revoke",
+    "grant",
+    "assign",
+    "invite",
+    "upsert",
+    "save",
+    "store",
+    "archive",
+    "restore",
+    "move",
+    "copy",
+    "merge",
+    "close",
+    "open",
+    "apply",
+    "book",
+    "reserve",
+    "schedule",
+    "enable",
+    "disable",
+    "accept",
+    "decline",
+    "dismiss",
+    "trigger",
+    "link",
+    "unlink",
+    "attach",
+    "detach",
+    "mark",
+    "complete",
+    "post",
+];
+
+/// Words that only qualify the verb after them: `BulkRetrieveBookings`, `batch-retrieve`.
+pub const QUALIFIERS: &[&str] = &["bulk", "batch", "async", "multi"];
+
+/// HTTP methods, which generated operationIds put first (`PostCustomersSearch`).
+pub const METHODS: &[&str] = &["get", "post", "put", "patch", "delete", "head", "options"];
+
+/// Verbs that read or evaluate, beside the configurable lists, in head position only.
+pub const EVALUATING_VERBS: &[&str] = &[
+    "render",
+    "lint",
+    "evaluate",
+    "compute",
+    "count",
+    "presign",
+    "introspect",
+    "classify",
+    "detect",
+    "autocomplete",
+];
+
+/// Nouns that name an evaluation, beside the configurable read-only words, as the head noun of
+/// a last segment: `/us_autocompletions`.
+pub const EVALUATING_NOUNS: &[&str] = &["autocomplete"];
+
+/// Domain reads worded as actions: two words that, next to each other in a name or summary,
+/// mean a check or a computed answer with no lasting effect, however the API words the verb
+/// ("Create Funds Confirmation", "Create a presigned URL", Kubernetes'
+/// `createAuthorizationV1SelfSubjectAccessReview`).
+pub const DOMAIN_READS: &[(&str, &str)] = &[
+    ("confirm", "funds"),
+    ("funds", "confirmation"),
+    ("funds", "availability"),
+    ("presigned", "url"),
+    ("signed", "url"),
+    ("access", "review"),
+    ("token", "review"),
+    ("rules", "review"),
+];
+
+/// Verbs of a test delivery, read-only as a summary's head or a whole last segment.
+pub const TEST_VERBS: &[&str] = &["test", "ping"];
+
+/// Last path segments that pass a request through to another target. `exec`, `attach` and
+/// `portforward` only count with a sign of Kubernetes' `connect` actions (an operationId
+/// `connect<Method>…` or `x-kubernetes-action: connect`): `…/payment_methods/{id}/attach`
+/// attaches a payment method.
+pub const PROXY_SEGMENTS: &[&str] = &["proxy"];
+
+pub const CONNECT_SEGMENTS: &[&str] = &["exec", "attach", "portforward"];
+
+/// Verbs that move a resource to a state, which a repeat leaves as it is.
+pub const TRANSITION_VERBS: &[&str] = &[
+    "approve",
+    "reject",
+    "cancel",
+    "activate",
+    "deactivate",
+    "archive",
+    "unarchive",
+    "dismiss",
+    "enable",
+    "disable",
+    "close",
+    "reopen",
+    "lock",
+    "unlock",
+    "suspend",
+    "unsuspend",
+    "resume",
+    "pause",
+    "unpublish",
+    "accept",
+    "decline",
+    "expire",
+    "finalize",
+    "complete",
+    "restore",
+    "revoke",
+    "block",
+    "unblock",
+    "pin",
+    "unpin",
+    "star",
+    "unstar",
+    "follow",
+    "unfollow",
+    "mute",
+    "unmute",
+    "unsubscribe",
+    "deny",
+    "invalidate",
+    "end",
+    "stop",
+];
+
+/// Verbs that update the resource they are addressed to.
+pub const UPDATE_VERBS: &[&str] = &[
+    "update", "modify", "set", "change", "edit", "replace", "patch",
+];
+
+/// Nouns of sets whose members an `add` joins, where adding one twice leaves one.
+pub const SET_NOUNS: &[&str] = &[
+    "label",
+    "tag",
+    "member",
+    "role",
+    "permission",
+    "collaborator",
+    "reviewer",
+    "assignee",
+    "subscriber",
+    "follower",
+    "group",
+    "project",
+    "team",
+    "owner",
+    "admin",
+    "scope",
+    "topic",
+];
+
+// Relative changes (`heuristics`)
+
+/// Last words that describe a change rather than measure it: `adjustAuthType`,
+/// `adjustment_reason`, `addToCalendarAction`, `change_policy`.
+pub const DESCRIPTORS: &[&str] = &[
+    "type",
+    "kind",
+    "mode",
+    "reason",
+    "status",
+    "action",
+    "setting",
+    "settings",
+    "option",
+    "options",
+    "behavior",
+    "behaviour",
+    "policy",
+    "enabled",
+    "flag",
+    "id",
+    "ids",
+    "url",
+    "date",
+    "time",
+    "at",
+    "note",
+    "notes",
+    "description",
+];
+
+/// First words of flags and predicates: `isMajorChange`, `hasChanges`, `allowAdjustments`.
+pub const PREDICATES: &[&str] = &[
+    "is", "has", "should", "can", "allow", "allows", "enable", "disable",
+];
+
+// Key carriers and money (`idempotency`)
+
+/// Key-field names also used for the id of something else (the `requestId` of the sign-in a
+/// detection belongs to, the `request_id` of an approval request): their description decides.
+pub const AMBIGUOUS_FIELDS: &[&str] = &["requestid"];
+
+/// Endings of the header names that carry a delivery's id: Standard Webhooks' `webhook-id`,
+/// `X-Shopify-Webhook-Id`, `X-GitHub-Delivery`, `X-Event-Id`, `x-amz-sns-message-id`.
+pub const DELIVERY_HEADER_ENDINGS: &[&str] = &[
+    "webhookid",
+    "eventid",
+    "deliveryid",
+    "delivery",
+    "messageid",
+];
+
+/// Head nouns of things that price a later payment without moving money themselves.
+pub const PRICING_NOUNS: &[&str] = &[
+    "link",
+    "links",
+    "session",
+    "sessions",
+    "order",
+    "orders",
+    "quote",
+    "quotes",
+    "estimate",
+    "estimates",
+    "price",
+    "prices",
+    "plan",
+    "plans",
+    "product",
+    "products",
+    "coupon",
+    "coupons",
+    "cart",
+    "carts",
+    "basket",
+    "baskets",
+];
+
+/// Verbs that move money when they head a summary.
+pub const MONEY_VERBS: &[&str] = &[
+    "pay", "charge", "refund", "capture", "transfer", "withdraw", "deposit", "disburse", "remit",
+];
+
+pub const PREPOSITIONS: &[&str] = &[
+    "for", "to", "from", "of", "in", "on", "with", "by", "at", "into", "using", "via",
+];
