@@ -11,7 +11,7 @@
 //!   a batch qualifier (`BulkRetrieveBookings`); a noun-first one (`runReportQuery`,
 //!   `userLogin`) reads by its last word, unless that word names a path parameter
 //!   (`PostShippingRatesShippingRateToken` updates the rate `{shipping_rate_token}`);
-//! - a path segment is either verb-first (`verify_microdeposits`, `batch-retrieve`) or a noun
+//! - a path segment is either verb-first (`batch-retrieve`, `validate_address`) or a noun
 //!   phrase whose last word is its head (`/tax/calculations`, `/oauth2/token`); a word in the
 //!   middle (`personal-access-token-requests`) is neither;
 //! - a summary opens with its verb ("Get a list of …", "Invoke function getSchedule").
@@ -26,8 +26,9 @@ use crate::heuristics::words;
 use crate::model::Operation;
 use crate::source::Node;
 use crate::vocabulary::{
-    CONNECT_SEGMENTS, DOMAIN_READS, EVALUATING_NOUNS, EVALUATING_VERBS, METHODS, PROXY_SEGMENTS,
-    QUALIFIERS, SET_NOUNS, TEST_VERBS, TRANSITION_VERBS, UPDATE_VERBS, WRITE_VERBS,
+    CONNECT_SEGMENTS, CREATE_WORDS, DOMAIN_READS, EVALUATING_NOUNS, EVALUATING_VERBS, METHODS,
+    PROXY_SEGMENTS, QUALIFIERS, SEND_VERBS, SET_NOUNS, TEST_VERBS, TRANSITION_VERBS, UPDATE_VERBS,
+    WRITE_VERBS,
 };
 
 /// Why an operation's duplicates do not matter, in words a message or a review can quote.
@@ -67,23 +68,22 @@ static NOT_STORED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(
 pub enum Effect {
     /// It creates something, or its effect is unknown: a retry can do it twice.
     Creates,
-    /// It updates the resource it is addressed to (`POST /customers/{id}`, "Updates the
-    /// customer"): a retry repeats the update and can undo a change made in between.
+    /// It updates or sets the resource it is addressed to (`POST /customers/{id}`, "Updates the
+    /// customer", Slack's `admin.teams.settings.setIcon`): a retry repeats the update and can
+    /// undo a change made in between.
     Updates,
     /// It moves a resource to a target state (`/cancel`, `approve`): a retry repeats the
     /// transition. The verb, for quoting.
     Transitions(String),
     /// It adds members to a set (labels, members, tags): adding one twice leaves one. The noun.
     JoinsSet(String),
+    /// It sends a message (an email, a text, a notification): a retry sends it again. The verb.
+    Sends(String),
 }
 
 /// What a state-changing POST does (see [`Effect`]), from its path, names and summary.
 pub fn effect(op: &Operation<'_>) -> Effect {
     let path = op.path.split('?').next().unwrap_or(op.path);
-    let instance = path.contains('{');
-    if !instance {
-        return Effect::Creates;
-    }
     let ends_with_parameter = path
         .trim_end_matches('/')
         .rsplit('/')
@@ -96,9 +96,23 @@ pub fn effect(op: &Operation<'_>) -> Effect {
         .map(|id| words(action_part(id)))
         .unwrap_or_default();
     let lead_words = lead_text(op).map(|(_, t)| words(&t)).unwrap_or_default();
+    // "Updates or creates", `createOrUpdate`, an upsert: it may create, so a retry may too.
+    let may_create = id_words
+        .iter()
+        .chain(lead_words.iter().take(6))
+        .any(|w| CREATE_WORDS.contains(&w.as_str()));
+    if may_create {
+        return Effect::Creates;
+    }
+    // "Uploads and replaces the favicon": the second verb says what a repeat does.
+    let second_verb = (lead_words.get(1).map(String::as_str) == Some("and"))
+        .then(|| lead_words.get(2).map(|w| base_verb(w)))
+        .flatten();
     let heads: Vec<String> = [
         head_verb(&id_words, Some(op.method.key())).map(str::to_string),
         lead_words.first().map(|w| base_verb(w)),
+        second_verb,
+        // A path ending in a parameter names the resource, not the action.
         (!ends_with_parameter)
             .then(|| head_verb(&seg_words, None).map(str::to_string))
             .flatten(),
@@ -106,14 +120,14 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     .into_iter()
     .flatten()
     .collect();
-    if let Some(verb) = heads
-        .iter()
-        .find(|h| TRANSITION_VERBS.contains(&h.as_str()))
-    {
-        return Effect::Transitions(verb.clone());
+    let is = |list: &[&str]| heads.iter().find(|h| list.contains(&h.as_str())).cloned();
+    if let Some(verb) = is(TRANSITION_VERBS) {
+        return Effect::Transitions(verb);
     }
-    // "Add labels to an issue", `addProject`, `/issues/{n}/labels` with an add.
-    if heads.iter().any(|h| h == "add") {
+    // "Add labels to an issue", `addProject`, `/issues/{n}/labels` with an add: an add to an
+    // instance's set, or one that says where to ("to a channel"). "Add a group" creates one.
+    let into_something = path.contains('{') || lead_words.iter().any(|w| w == "to");
+    if into_something && heads.iter().any(|h| h == "add") {
         let object = lead_words
             .iter()
             .skip(1)
@@ -124,8 +138,11 @@ pub fn effect(op: &Operation<'_>) -> Effect {
             return Effect::JoinsSet(noun.clone());
         }
     }
-    if ends_with_parameter && heads.iter().any(|h| UPDATE_VERBS.contains(&h.as_str())) {
+    if is(UPDATE_VERBS).is_some() {
         return Effect::Updates;
+    }
+    if let Some(verb) = is(SEND_VERBS) {
+        return Effect::Sends(verb);
     }
     Effect::Creates
 }

@@ -8,6 +8,7 @@ use crate::resolve::{At, Bundle, Location};
 use crate::source::{Node, ScalarKind, Value};
 use crate::vocabulary::{
     AMBIGUOUS_FIELDS, DELIVERY_HEADER_ENDINGS, MONEY_VERBS, PREPOSITIONS, PRICING_NOUNS,
+    UNDOING_VERBS,
 };
 
 /// How an operation lets a client make a retry safe.
@@ -116,6 +117,15 @@ static KEY_WORDING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new
     .expect("valid regex")
 });
 
+/// Wording of a key field that names another request, as a lookup does: "identifying the
+/// payment to be canceled".
+static OTHER_REQUEST: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\bidentif(?:y|ying|ies)\s+the\s+(?:\w+\s+){0,2}?(?:to\s+be|that|which)\b",
+    )
+    .expect("valid regex")
+});
+
 /// Wording that names a field or header an idempotency key outright, whatever its name: "will
 /// serve as an idempotency token".
 static IDEMPOTENCY_WORD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
@@ -133,6 +143,10 @@ fn description_of<'a>(node: &At<'a>) -> Option<&'a str> {
 pub fn carries_key(settings: &Settings, p: &Property<'_>, siblings: &[Property<'_>]) -> bool {
     let name = squash(p.name);
     let description = description_of(&p.schema);
+    // "The `idempotency_key` identifying the payment to be canceled": another request's key.
+    if description.is_some_and(|d| OTHER_REQUEST.is_match(d)) {
+        return false;
+    }
     if settings.key_fields.iter().any(|f| squash(f) == name) {
         return !AMBIGUOUS_FIELDS.contains(&name.as_str())
             || description.is_none_or(|d| KEY_WORDING.is_match(d));
@@ -387,6 +401,21 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
         .flatten()
         .filter_map(head)
         .any(|w| PRICING_NOUNS.contains(&w.as_str()));
+    // Deleting or voiding a record moves no money (`deleteBankTransfers`, "Cancel an authorised
+    // payment"), whatever its path says.
+    let lead = crate::classify::lead_text(op);
+    let undoes = [
+        op.operation_id.and_then(|id| words(id).into_iter().next()),
+        lead.as_ref()
+            .and_then(|(_, t)| words(t).into_iter().next())
+            .map(|w| crate::classify::base_verb(&w)),
+    ]
+    .into_iter()
+    .flatten()
+    .any(|w| UNDOING_VERBS.contains(&w.as_str()));
+    if undoes {
+        return None;
+    }
     let props = body_properties(bundle, op);
     let has = |name: &str| props.iter().any(|p| p.name.eq_ignore_ascii_case(name));
     if !prices_only {
@@ -477,10 +506,27 @@ static NATURAL_KEY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new
     .expect("valid regex")
 });
 
+/// Wording that declares an operation idempotent: "calls to this endpoint are idempotent".
+static IDEMPOTENT_BY_DESIGN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"(?i)\b(?:is|are)\s+idempotent\b").expect("valid regex")
+});
+
 /// How a create is protected by a natural key, if it is: a `409` (or `400`/`422`) that answers a
 /// second create as a duplicate ("already exists"), or a body property whose value must be
 /// unique. A retry is then refused instead of creating twice.
 pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
+    // "Calls to this endpoint are idempotent": the spec says a repeat is safe.
+    for key in ["summary", "description"] {
+        if let Some(m) = op
+            .node
+            .node
+            .get(key)
+            .and_then(Node::as_str)
+            .and_then(|t| IDEMPOTENT_BY_DESIGN.find(t))
+        {
+            return Some(format!("its {key}: \"{}\"", m.as_str()));
+        }
+    }
     let answered = op.responses.iter().find(|r| {
         matches!(r.status, "409" | "400" | "422")
             && r.description.is_some_and(|d| NATURAL_KEY.is_match(d))

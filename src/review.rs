@@ -251,6 +251,10 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                     Verdict::Gap,
                     format!("a retry repeats the transition (`{verb}`): no key"),
                 ),
+                Effect::Sends(verb) => (
+                    Verdict::Gap,
+                    format!("a retry sends it again (`{verb}`): no key"),
+                ),
                 Effect::JoinsSet(noun) => (
                     Verdict::Gap,
                     format!("a retry adds the same member again (`{noun}`): no key"),

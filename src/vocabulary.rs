@@ -127,6 +127,7 @@ pub const CONNECT_SEGMENTS: &[&str] = &["exec", "attach", "portforward"];
 
 /// Verbs that move a resource to a state, which a repeat leaves as it is.
 pub const TRANSITION_VERBS: &[&str] = &[
+    "verify",
     "approve",
     "reject",
     "cancel",
@@ -169,6 +170,14 @@ pub const TRANSITION_VERBS: &[&str] = &[
     "end",
     "stop",
 ];
+
+/// Words that say an operation may create, even beside an update (`updateOrCreateInvoices`).
+pub const CREATE_WORDS: &[&str] = &[
+    "create", "creates", "insert", "inserts", "upsert", "upserts",
+];
+
+/// Verbs that send a message, which a retry sends again.
+pub const SEND_VERBS: &[&str] = &["send", "resend", "notify", "remind", "email", "deliver"];
 
 /// Verbs that update the resource they are addressed to.
 pub const UPDATE_VERBS: &[&str] = &[
@@ -273,6 +282,10 @@ pub const PRICING_NOUNS: &[&str] = &[
     "basket",
     "baskets",
 ];
+
+/// Verbs that undo or delete a record, which moves no money: `deleteBankTransfers`, "Cancel an
+/// authorised payment" (a void of an uncaptured authorisation).
+pub const UNDOING_VERBS: &[&str] = &["delete", "remove", "cancel", "void", "archive"];
 
 /// Verbs that move money when they head a summary.
 pub const MONEY_VERBS: &[&str] = &[

@@ -44,7 +44,8 @@ const WRITES: bool = false;
 
 #[rustfmt::skip]
 const CASES: &[Case] = &[
-    // Searches, lookups and batch reads.
+    // Searches, lookups and batch reads. (`verify` is no read: it records a verification state
+    // or runs a check that leaves a trace, and is reported as a transition.)
     case("post", "/v2/customers/search", "SearchCustomers", "SearchCustomers", READS, "Square"),
     case("post", "/v2/catalog/batch-retrieve", "BatchRetrieveCatalogObjects", "", READS, "Square"),
     case("post", "/v2/orders/batch-retrieve", "BatchRetrieveOrders", "", READS, "Square"),
@@ -60,11 +61,11 @@ const CASES: &[Case] = &[
     case("post", "/cardDetails", "post-cardDetails", "Get the brands and other details of a card", READS, "Adyen"),
     case("post", "/validateShopperId", "post-validateShopperId", "Validates shopper Id", READS, "Adyen"),
     case("post", "/gift_cards/preview", "preview_gift_card", "Preview gift card", READS, "Recurly (201 declared)"),
-    case("post", "/accounts/{account_id}/billing_info/verify", "verify_billing_info", "Verify an account's credit card billing information", READS, "Recurly"),
+    case("post", "/accounts/{account_id}/billing_info/verify", "verify_billing_info", "Verify an account's credit card billing information", WRITES, "Recurly: runs a card check, a transaction"),
     case("post", "/us_verifications", "us_verification", "Single Verify", READS, "Lob"),
     case("post", "/us_autocompletions", "autocompletion", "Autocomplete", READS, "Lob"),
-    case("post", "/api/v1/users/{userId}/factors/{factorId}/verify", "verifyFactor", "Verify a factor", READS, "Okta (200 and 201)"),
-    case("post", "/api/v1/domains/{domainId}/verify", "verifyDomain", "Verify a custom domain", READS, "Okta"),
+    case("post", "/api/v1/users/{userId}/factors/{factorId}/verify", "verifyFactor", "Verify a factor", WRITES, "Okta: records the factor's state"),
+    case("post", "/api/v1/domains/{domainId}/verify", "verifyDomain", "Verify a custom domain", WRITES, "Okta: marks the domain verified"),
     case("post", "/oauth2/token", "post_oauth2_token", "Request an access token", READS, "Box"),
     case("post", "/metadata_queries/execute_read", "post_metadata_queries_execute_read", "Query files/folders by metadata", READS, "Box"),
     case("post", "/responses/input_tokens", "Getinputtokencounts", "Get input token counts", READS, "OpenAI"),

@@ -58,7 +58,7 @@ impl Default for Settings {
                 "query",
                 "lookup",
                 "validate",
-                "verify",
+                "verification",
                 "estimate",
                 "calculate",
                 "preview",

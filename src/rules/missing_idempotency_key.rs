@@ -85,6 +85,14 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
                 Some(Severity::Warning),
             ),
+            Effect::Sends(verb) => (
+                format!(
+                    "{} sends a message (`{verb}`) without an idempotency key: a retry sends it \
+                     again (a second email, text or notification)",
+                    op.display()
+                ),
+                Some(Severity::Warning),
+            ),
             Effect::JoinsSet(noun) => (
                 format!(
                     "{} adds to a set (`{noun}`) without an idempotency key: a retry adds the \

@@ -10,27 +10,27 @@ use crate::heuristics::Evidence;
 use crate::model::Method;
 use crate::source::Node;
 
+/// A call described as appending or incrementing, in the third person: what it does.
+static RELATIVE_CALL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\b(appends|increments|decrements)\b").expect("valid regex"));
+
 pub const RULE: Rule = Rule {
     id: "non-idempotent-put",
     doc: include_str!("../../rules/non-idempotent-put.md"),
     check,
 };
 
-/// An operation described as adding to, appending or incrementing.
-static RELATIVE_OPERATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(adds? to|appends?|increments?|decrements?)\b").expect("valid regex")
-});
-
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for op in cx.api.operations.iter().filter(|o| o.method == Method::Put) {
+        // The body, its descriptions and the summary, then the description when it says the
+        // call appends or increments: a PUT should replace. Not "add to", which prose uses for
+        // what a resource holds ("IPs that you add to this zone").
         let evidence = super::incremental_update::evidence(cx.bundle, op).or_else(|| {
-            ["summary", "description"].into_iter().find_map(|key| {
-                let text = op.node.node.get(key).and_then(Node::as_str)?;
-                let m = RELATIVE_OPERATION.find(text)?;
-                Some(Evidence {
-                    what: format!("its {key} says \"{}\"", m.as_str()),
-                    at: op.node.key_location(key)?,
-                })
+            let text = op.node.node.get("description").and_then(Node::as_str)?;
+            let m = RELATIVE_CALL.find(text)?;
+            Some(Evidence {
+                what: format!("its description says \"{}\"", m.as_str()),
+                at: op.node.key_location("description")?,
             })
         });
         let Some(evidence) = evidence else { continue };
