@@ -27,8 +27,8 @@ use crate::model::Operation;
 use crate::source::Node;
 use crate::vocabulary::{
     CONNECT_SEGMENTS, CREATE_WORDS, DOMAIN_READS, EVALUATING_NOUNS, EVALUATING_VERBS, METHODS,
-    PROXY_SEGMENTS, QUALIFIERS, SEND_VERBS, SET_NOUNS, TEST_VERBS, TRANSITION_VERBS, UPDATE_VERBS,
-    WRITE_VERBS,
+    PROXY_SEGMENTS, QUALIFIERS, SEND_VERBS, SET_NOUNS, STARTING_VERBS, TEST_VERBS,
+    TRANSITION_VERBS, UPDATE_VERBS, WRITE_VERBS,
 };
 
 /// Why an operation's duplicates do not matter, in words a message or a review can quote.
@@ -104,6 +104,15 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     if may_create {
         return Effect::Creates;
     }
+    // The summary is written for people and says what the call does; an operationId's first
+    // word may be the product's name (Vonage's `verifyRequest`, "Request a Verification"). A
+    // summary headed by a creating verb decides.
+    if lead_words
+        .first()
+        .is_some_and(|w| STARTING_VERBS.contains(&base_verb(w).as_str()))
+    {
+        return Effect::Creates;
+    }
     // "Uploads and replaces the favicon": the second verb says what a repeat does.
     let second_verb = (lead_words.get(1).map(String::as_str) == Some("and"))
         .then(|| lead_words.get(2).map(|w| base_verb(w)))
@@ -145,6 +154,25 @@ pub fn effect(op: &Operation<'_>) -> Effect {
         return Effect::Sends(verb);
     }
     Effect::Creates
+}
+
+/// Whether the operation only exists in a test mode: a path segment `sandbox`, `test_helpers`
+/// or `simulate(s)`/`simulation(s)`, or an operationId that simulates. Duplicates there make
+/// test data, not double charges.
+pub fn test_only(op: &Operation<'_>) -> bool {
+    let in_path = op.path.split('/').any(|segment| {
+        let w = words(segment);
+        w.iter().any(|x| x == "sandbox")
+            || (w.first().is_some_and(|x| x == "test") && w.get(1).is_some_and(|x| x == "helpers"))
+            || w.iter()
+                .any(|x| inflects(x, "simulate") || inflects(x, "simulation"))
+    });
+    in_path
+        || op.operation_id.is_some_and(|id| {
+            words(id)
+                .iter()
+                .any(|x| inflects(x, "simulate") || inflects(x, "simulation"))
+        })
 }
 
 /// Why `op`'s duplicates do not matter by its nature, if they do not: it passes through, or

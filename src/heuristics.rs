@@ -113,7 +113,8 @@ pub fn relative_change(properties: &[Property<'_>], verbs_only: bool) -> Option<
             });
         }
         let verb_field = VERB_FIELDS.iter().any(|f| p.name.eq_ignore_ascii_case(f));
-        if verb_field || p.name.eq_ignore_ascii_case("type") {
+        // In a create, a `type: credit` is the kind of thing made, not a change to one.
+        if verb_field || (!verbs_only && p.name.eq_ignore_ascii_case("type")) {
             let relative = if verb_field {
                 relative_verb
             } else {
@@ -380,6 +381,15 @@ pub fn lifetime(text: &str) -> Option<Lifetime> {
         {
             continue;
         }
+        // "A second order" and "one second request" are ordinals, not a lifetime.
+        if unit == "second"
+            && !c["n"].starts_with(|ch: char| ch.is_ascii_digit())
+            && text[c.get(0)?.end()..]
+                .trim_start()
+                .starts_with(|ch: char| ch.is_alphabetic())
+        {
+            continue;
+        }
         let per = match unit.trim_end_matches('s') {
             "" | "sec" | "second" => 1.0,
             "m" | "min" | "minute" => 60.0,
@@ -450,6 +460,12 @@ mod more_tests {
         assert_eq!(lifetime("A client-generated UUID."), None);
         assert_eq!(lifetime("See section 5 of the guide"), None);
         assert_eq!(lifetime("cards (including 3D Secure) and wallets"), None);
+        assert_eq!(
+            lifetime("If omitted, a retry may create a second order."),
+            None
+        );
+        assert_eq!(secs("a second order, or keys kept 24 hours"), Some(86_400));
+        assert_eq!(secs("wait a second."), Some(1));
         assert_eq!(human_duration(86_400), "24 hours");
         assert_eq!(human_duration(31 * 86_400), "31 days");
         assert_eq!(human_duration(3600), "1 hour");

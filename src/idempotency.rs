@@ -54,6 +54,32 @@ impl<'a> KeyCarrier<'a> {
         }
     }
 
+    /// Whether the carrier is known by its name (a key header or key field name, or the
+    /// extension's), not only by a description that calls it a key (Square's `customers` map,
+    /// keyed by idempotency keys).
+    pub fn named(&self, settings: &Settings) -> bool {
+        match self {
+            KeyCarrier::Header(p) => settings
+                .key_headers
+                .iter()
+                .any(|h| h.eq_ignore_ascii_case(p.name)),
+            KeyCarrier::BodyField(p) => {
+                let name = squash(p.name);
+                settings.key_fields.iter().any(|f| squash(f) == name)
+            }
+            KeyCarrier::Extension { .. } => true,
+        }
+    }
+
+    /// The carrier's own description: a header's, or a body field's schema's.
+    pub fn description(&self) -> Option<&'a str> {
+        match self {
+            KeyCarrier::Header(p) => p.description,
+            KeyCarrier::BodyField(p) => description_of(&p.schema),
+            KeyCarrier::Extension { .. } => None,
+        }
+    }
+
     /// Where "this key is optional" is best shown: the `required` key when written.
     pub fn required_location(&self) -> Location {
         match self {
@@ -502,6 +528,15 @@ fn money_amount(bundle: &Bundle, props: &[Property<'_>]) -> Option<String> {
 static NATURAL_KEY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
         r"(?i)\b(must\ be\ unique|is\ not\ unique|unique\ (across|within|per|among)|already\ exists?|already\ (taken|in\ use|registered)|duplicate\ (name|email|entry|resource))\b",
+    )
+    .expect("valid regex")
+});
+
+/// A key's description that says what a request without it gets: "If you do not provide a
+/// unique string, the endpoint treats each request as independent."
+pub static OPTIONAL_EXPLAINED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\b(if\ you\ (do\ not|don't)\ (provide|send|include|specify)|if\ (it\ is\ |the\ key\ is\ )?(omitted|not\ provided|absent|missing)|treats?\ each\ request\ as\ (independent|new|unique))",
     )
     .expect("valid regex")
 });

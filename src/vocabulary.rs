@@ -176,6 +176,13 @@ pub const CREATE_WORDS: &[&str] = &[
     "create", "creates", "insert", "inserts", "upsert", "upserts",
 ];
 
+/// Verbs that, heading a summary, say the call makes something new whatever the operationId
+/// says: "Request a Verification" (Vonage's `verifyRequest`), "Submit an application". Not
+/// `initiate` ("Initiates resumption of a paused subscription") or `grant` (access to a set).
+pub const STARTING_VERBS: &[&str] = &[
+    "create", "request", "submit", "register", "enroll", "issue", "book", "reserve", "insert",
+];
+
 /// Verbs that send a message, which a retry sends again.
 pub const SEND_VERBS: &[&str] = &["send", "resend", "notify", "remind", "email", "deliver"];
 

@@ -31,7 +31,9 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         .operations
         .iter()
         .filter_map(|op| {
-            let c = cx.carriers(op).first()?;
+            // A field that is a key only by its description (a map keyed by keys) is a design
+            // of its own, not another spelling.
+            let c = cx.carriers(op).iter().find(|c| c.named(cx.settings))?;
             Some((op, c))
         })
         .collect();

@@ -128,6 +128,16 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
              `x-idempotency: false`"
                 .to_string()
         };
+        // A transition with no body repeats the very same request: a repeat is a no-op unless
+        // the API answers it with an error. A test-mode operation makes test data twice.
+        let severity = if crate::classify::test_only(op) {
+            message.push_str("; it only runs in a test mode");
+            Some(Severity::Info)
+        } else if matches!(effect, Effect::Transitions(_)) && op.request_body.is_none() {
+            Some(Severity::Info)
+        } else {
+            severity
+        };
         let mut d = cx
             .diagnostic(&RULE, op.key, message)
             .with_operation(op)

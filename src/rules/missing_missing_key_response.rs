@@ -13,7 +13,12 @@ pub const RULE: Rule = Rule {
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for op in cx.operations_whose_duplicates_matter() {
         let carriers = cx.carriers(op);
-        if !carriers.iter().any(|c| c.required() == Some(true)) {
+        // A key known only by its description (the keys of a required map) cannot be left
+        // out on its own: no "request without one" to answer.
+        if !carriers
+            .iter()
+            .any(|c| c.required() == Some(true) && c.named(cx.settings))
+        {
             continue;
         }
         if op.response("400").is_some()
