@@ -63,10 +63,7 @@ impl<'a> KeyCarrier<'a> {
                 .key_headers
                 .iter()
                 .any(|h| h.eq_ignore_ascii_case(p.name)),
-            KeyCarrier::BodyField(p) => {
-                let name = squash(p.name);
-                settings.key_fields.iter().any(|f| squash(f) == name)
-            }
+            KeyCarrier::BodyField(p) => settings.key_fields.iter().any(|f| squash_eq(f, p.name)),
             KeyCarrier::Extension { .. } => true,
         }
     }
@@ -124,10 +121,19 @@ pub fn declared<'a>(bundle: &'a Bundle, op: &Operation<'a>) -> Option<Declared<'
 /// A carrier name as compared: lower case, without `_`, `-` and `.`. `Idempotency_Key`,
 /// `IdempotencyKey`, `idempotency-key` and `idempotency_key` are one name.
 pub fn squash(name: &str) -> String {
+    squashed(name).collect()
+}
+
+fn squashed(name: &str) -> impl Iterator<Item = char> + '_ {
     name.chars()
         .filter(|c| !matches!(c, '_' | '-' | '.' | ' '))
         .flat_map(char::to_lowercase)
-        .collect()
+}
+
+/// `squash(a) == squash(b)` without building either: this runs for every property of every
+/// body against every configured key name.
+pub fn squash_eq(a: &str, b: &str) -> bool {
+    squashed(a).eq(squashed(b))
 }
 
 /// Description wording of a client's idempotency key: idempotency itself, retries, duplicates,
@@ -167,33 +173,32 @@ fn description_of<'a>(node: &At<'a>) -> Option<&'a str> {
 /// described as an idempotency key or token; a `nonce` that guards against replays (described
 /// so, or switched on by an `enforce_nonce` beside it).
 pub fn carries_key(settings: &Settings, p: &Property<'_>, siblings: &[Property<'_>]) -> bool {
-    let name = squash(p.name);
     let description = description_of(&p.schema);
+    let by_wording = || {
+        if settings.key_fields.iter().any(|f| squash_eq(f, p.name)) {
+            return !AMBIGUOUS_FIELDS.iter().any(|a| squash_eq(a, p.name))
+                || description.is_none_or(|d| KEY_WORDING.is_match(d));
+        }
+        if description.is_some_and(|d| IDEMPOTENCY_WORD.is_match(d)) {
+            return true;
+        }
+        squash_eq(p.name, "nonce")
+            && (description.is_some_and(|d| KEY_WORDING.is_match(d))
+                || siblings.iter().any(|s| squash_eq(s.name, "enforcenonce")))
+    };
     // "The `idempotency_key` identifying the payment to be canceled": another request's key.
-    if description.is_some_and(|d| OTHER_REQUEST.is_match(d)) {
-        return false;
-    }
-    if settings.key_fields.iter().any(|f| squash(f) == name) {
-        return !AMBIGUOUS_FIELDS.contains(&name.as_str())
-            || description.is_none_or(|d| KEY_WORDING.is_match(d));
-    }
-    if description.is_some_and(|d| IDEMPOTENCY_WORD.is_match(d)) {
-        return true;
-    }
-    name == "nonce"
-        && (description.is_some_and(|d| KEY_WORDING.is_match(d))
-            || siblings.iter().any(|s| squash(s.name) == "enforcenonce"))
+    // Asked last: most properties are no key at all.
+    by_wording() && !description.is_some_and(|d| OTHER_REQUEST.is_match(d))
 }
 
 /// Whether a parameter outside the headers (query, path, cookie) is named as a key and meant as
 /// one: a key-header or key-field name, unless the name is ambiguous (`request_id`, a resource id
 /// in `/requests/{request_id}`) and its description does not speak of keys.
 pub fn parameter_named_like_a_key(settings: &Settings, p: &Parameter<'_>) -> bool {
-    let name = squash(p.name);
-    let named = settings.key_headers.iter().any(|h| squash(h) == name)
-        || settings.key_fields.iter().any(|f| squash(f) == name);
+    let named = settings.key_headers.iter().any(|h| squash_eq(h, p.name))
+        || settings.key_fields.iter().any(|f| squash_eq(f, p.name));
     named
-        && (!AMBIGUOUS_FIELDS.contains(&name.as_str())
+        && (!AMBIGUOUS_FIELDS.iter().any(|a| squash_eq(a, p.name))
             || p.description.is_some_and(|d| KEY_WORDING.is_match(d)))
 }
 
@@ -499,11 +504,11 @@ fn money_amount(bundle: &Bundle, props: &[Property<'_>]) -> Option<String> {
         let has = |names: &[&str]| {
             inner
                 .iter()
-                .any(|p| names.iter().any(|n| squash(p.name) == squash(n)))
+                .any(|p| names.iter().any(|n| squash_eq(p.name, n)))
         };
         has(&["value", "amount", "units"]) && has(&["currency", "currency_code"])
     };
-    if let Some(amount) = props.iter().find(|p| squash(p.name) == "amount")
+    if let Some(amount) = props.iter().find(|p| squash_eq(p.name, "amount"))
         && is_money(amount.schema)
     {
         return Some("`amount`".to_string());
@@ -514,7 +519,7 @@ fn money_amount(bundle: &Bundle, props: &[Property<'_>]) -> Option<String> {
         };
         let mut inner = Vec::new();
         schema_properties(bundle, items, 0, &mut inner);
-        if let Some(amount) = inner.iter().find(|p| squash(p.name) == "amount")
+        if let Some(amount) = inner.iter().find(|p| squash_eq(p.name, "amount"))
             && is_money(amount.schema)
         {
             return Some(format!("`{}[].amount`", list.name));

@@ -26,7 +26,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         {
             continue;
         }
-        let Some(evidence) = evidence(cx.bundle, op) else {
+        let Some(evidence) = cx.relative_change(op) else {
             continue;
         };
         let mut d = cx

@@ -58,7 +58,11 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if natural_key(cx.bundle, op).is_some() {
             continue;
         }
-        let effect = retry_effect(cx.bundle, op, cx.settings);
+        let effect = effect_given(
+            op,
+            || cx.moves_money(op).is_some(),
+            || cx.relative_change(op).is_some(),
+        );
         let (mut message, severity) = match &effect {
             Effect::Creates => (
                 format!(
@@ -156,12 +160,25 @@ pub fn retry_effect(
     op: &Operation<'_>,
     settings: &crate::config::Settings,
 ) -> Effect {
-    if moves_money(bundle, op, settings).is_some()
-        || super::incremental_update::evidence(bundle, op).is_some()
-    {
+    effect_given(
+        op,
+        || moves_money(bundle, op, settings).is_some(),
+        || super::incremental_update::evidence(bundle, op).is_some(),
+    )
+}
+
+/// [`retry_effect`], asking whether `op` moves money or changes something relatively only
+/// when its words say it does not create.
+fn effect_given(
+    op: &Operation<'_>,
+    moves_money: impl FnOnce() -> bool,
+    relative: impl FnOnce() -> bool,
+) -> Effect {
+    let by_words = effect(op);
+    if by_words != Effect::Creates && (moves_money() || relative()) {
         Effect::Creates
     } else {
-        effect(op)
+        by_words
     }
 }
 

@@ -32,7 +32,7 @@ mod unprotected_patch;
 mod unresolved_ref;
 mod unused_suppression;
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 pub(crate) use incremental_update::evidence as relative_change_evidence;
 pub(crate) use json_patch_without_precondition::json_patch_ops;
@@ -95,6 +95,11 @@ pub struct Context<'a> {
     carriers: Vec<Vec<KeyCarrier<'a>>>,
     /// Whether each operation's duplicates matter, judged once: a dozen rules ask.
     matters: Vec<bool>,
+    /// Why each operation moves money, judged when first asked: three rules ask of every
+    /// unkeyed operation, and the answer reads the body and the names.
+    money: Vec<OnceLock<Option<String>>>,
+    /// Each operation's relative-change evidence, found when first asked.
+    relative: Vec<OnceLock<Option<crate::heuristics::Evidence>>>,
 }
 
 impl<'a> Context<'a> {
@@ -109,13 +114,31 @@ impl<'a> Context<'a> {
             .iter()
             .map(|op| unsafe_to_repeat(bundle, op, settings))
             .collect();
+        let n = api.operations.len();
         Context {
             api,
             bundle,
             settings,
             carriers,
             matters,
+            money: (0..n).map(|_| OnceLock::new()).collect(),
+            relative: (0..n).map(|_| OnceLock::new()).collect(),
         }
+    }
+
+    /// Why `op` moves money, if it does (see [`crate::idempotency::moves_money`]).
+    pub fn moves_money(&self, op: &Operation<'_>) -> Option<&str> {
+        self.money[op.index]
+            .get_or_init(|| crate::idempotency::moves_money(self.bundle, op, self.settings))
+            .as_deref()
+    }
+
+    /// What makes `op`'s body a relative change, if anything (see
+    /// [`incremental_update::evidence`]).
+    pub fn relative_change(&self, op: &Operation<'_>) -> Option<&crate::heuristics::Evidence> {
+        self.relative[op.index]
+            .get_or_init(|| incremental_update::evidence(self.bundle, op))
+            .as_ref()
     }
 
     /// Whether `op`'s duplicates matter (see [`Context::operations_whose_duplicates_matter`]).

@@ -2,7 +2,6 @@
 
 use super::{Context, Rule};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::moves_money;
 
 pub const RULE: Rule = Rule {
     id: "money-movement-optional-key",
@@ -31,7 +30,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if crate::classify::test_only(op) {
             continue;
         }
-        let Some(evidence) = moves_money(cx.bundle, op, cx.settings) else {
+        let Some(evidence) = cx.moves_money(op) else {
             continue;
         };
         // With no key at all, the rules about a missing key speak when they are on.

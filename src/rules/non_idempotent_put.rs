@@ -25,7 +25,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         // The body, its descriptions and the summary, then the description when it says the
         // call appends or increments: a PUT should replace. Not "add to", which prose uses for
         // what a resource holds ("IPs that you add to this zone").
-        let evidence = super::incremental_update::evidence(cx.bundle, op).or_else(|| {
+        let evidence = cx.relative_change(op).cloned().or_else(|| {
             let text = op.node.node.get("description").and_then(Node::as_str)?;
             let m = RELATIVE_CALL.find(text)?;
             Some(Evidence {

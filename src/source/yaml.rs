@@ -60,10 +60,14 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Loaded, LoadError> {
 }
 
 /// saphyr reports positions in characters; spans are bytes. ASCII text (the common case) maps
-/// one to one; otherwise a checkpoint every 64 characters bounds each lookup.
+/// one to one; otherwise a checkpoint every 64 characters bounds each lookup, and a cursor at the
+/// last position found makes the usual lookup (a little after the last one: events come in
+/// document order) a short walk forward.
 struct CharOffsets {
     checkpoints: Option<Vec<u32>>,
     text_len: usize,
+    /// The last (character index, byte offset) found.
+    cursor: std::cell::Cell<(usize, usize)>,
 }
 
 const CHECKPOINT_EVERY: usize = 64;
@@ -79,24 +83,40 @@ impl CharOffsets {
         CharOffsets {
             checkpoints,
             text_len: text.len(),
+            cursor: std::cell::Cell::new((0, 0)),
         }
     }
 
     fn byte_in(&self, text: &str, char_index: usize) -> usize {
-        match &self.checkpoints {
-            None => char_index.min(self.text_len),
-            Some(points) => {
-                let slot = char_index / CHECKPOINT_EVERY;
-                let Some(&base) = points.get(slot) else {
-                    return self.text_len;
-                };
-                let rest = char_index % CHECKPOINT_EVERY;
-                text[base as usize..]
-                    .char_indices()
-                    .nth(rest)
-                    .map_or(self.text_len, |(b, _)| base as usize + b)
+        let Some(points) = &self.checkpoints else {
+            return char_index.min(self.text_len);
+        };
+        let slot = char_index / CHECKPOINT_EVERY;
+        let Some(&base) = points.get(slot) else {
+            return self.text_len;
+        };
+        // Walk from whichever is nearer below the target: the cursor or the checkpoint.
+        let (cursor_char, cursor_byte) = self.cursor.get();
+        let (mut chars, mut byte) =
+            if cursor_char <= char_index && cursor_char >= slot * CHECKPOINT_EVERY {
+                (cursor_char, cursor_byte)
+            } else {
+                (slot * CHECKPOINT_EVERY, base as usize)
+            };
+        let bytes = text.as_bytes();
+        while chars < char_index {
+            if byte >= bytes.len() {
+                return self.text_len;
             }
+            byte += 1;
+            // Skip UTF-8 continuation bytes: the next character starts after them.
+            while byte < bytes.len() && bytes[byte] & 0xC0 == 0x80 {
+                byte += 1;
+            }
+            chars += 1;
         }
+        self.cursor.set((chars, byte));
+        byte.min(self.text_len)
     }
 }
 
@@ -502,6 +522,33 @@ mod tests {
 
     fn slice(text: &str, span: Span) -> &str {
         &text[span.range()]
+    }
+
+    #[test]
+    fn character_positions_map_to_bytes_in_any_order() {
+        let text: String = (0..500)
+            .map(|i| match i % 7 {
+                0 => "é",
+                3 => "日本",
+                5 => "😀",
+                _ => "ab",
+            })
+            .collect();
+        let truth: Vec<usize> = text
+            .char_indices()
+            .map(|(b, _)| b)
+            .chain([text.len()])
+            .collect();
+        let offsets = CharOffsets::new(&text);
+        // Forward, backward, and jumping about: the cursor must never give a wrong answer.
+        let order: Vec<usize> = (0..truth.len())
+            .chain((0..truth.len()).rev())
+            .chain((0..truth.len()).map(|i| (i * 7919) % truth.len()))
+            .collect();
+        for i in order {
+            assert_eq!(offsets.byte_in(&text, i), truth[i], "character {i}");
+        }
+        assert_eq!(offsets.byte_in(&text, truth.len() + 5), text.len());
     }
 
     #[test]
