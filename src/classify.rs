@@ -26,8 +26,8 @@ use crate::heuristics::words;
 use crate::model::Operation;
 use crate::source::Node;
 use crate::vocabulary::{
-    CONNECT_SEGMENTS, CREATE_WORDS, DOMAIN_READS, EVALUATING_NOUNS, EVALUATING_VERBS, METHODS,
-    PROXY_SEGMENTS, QUALIFIERS, SEND_VERBS, SET_NOUNS, STARTING_VERBS, TEST_VERBS,
+    CONNECT_SEGMENTS, CREATE_WORDS, DELETE_VERBS, DOMAIN_READS, EVALUATING_NOUNS, EVALUATING_VERBS,
+    METHODS, PROXY_SEGMENTS, QUALIFIERS, SEND_VERBS, SET_NOUNS, STARTING_VERBS, TEST_VERBS,
     TRANSITION_VERBS, UPDATE_VERBS, WRITE_VERBS,
 };
 
@@ -39,13 +39,22 @@ pub enum Exemption {
     /// It hands the request to another target (a proxy, a container's exec), whose semantics
     /// are the target's: `proxy`.
     PassesThrough(String),
+    /// It only deletes or removes (`BulkDeleteMerchantCustomAttributes`, "Remove a member"): a
+    /// repeat leaves the same state, as a DELETE's does. The verb.
+    Deletes(String),
+    /// It only runs in a test mode (`/v1/test_helpers/…`, `/sandbox/…`, `simulateTransaction`):
+    /// its duplicates are test data. The word that says so.
+    TestMode(String),
 }
 
 impl Exemption {
     /// The reason, for quoting: `search`, `summary "Get a list of"`, `proxy`.
     pub fn reason(&self) -> &str {
         match self {
-            Exemption::Reads(r) | Exemption::PassesThrough(r) => r,
+            Exemption::Reads(r)
+            | Exemption::PassesThrough(r)
+            | Exemption::Deletes(r)
+            | Exemption::TestMode(r) => r,
         }
     }
 }
@@ -58,6 +67,18 @@ static NOT_STORED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(
             (is|are|will\ be|get|gets)\ not\ (be\ )?(saved|stored|persisted)
           | without\ (saving|storing|persisting)
           | no\ changes\ are\ (made|saved)
+        )\b",
+    )
+    .expect("valid regex")
+});
+
+/// Wording that says what a POST makes does not last, so a duplicate is left to expire:
+/// "Creates a short-lived API key", "An Upload … expires after an hour after you create it".
+static SHORT_LIVED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?ix)\b(
+            short[-\ ]lived | ephemeral
+          | expires?\ (after|in|within)\ (an?|one|a\ few|\d+)\ (seconds?|minutes?|hours?)
         )\b",
     )
     .expect("valid regex")
@@ -79,6 +100,9 @@ pub enum Effect {
     JoinsSet(String),
     /// It sends a message (an email, a text, a notification): a retry sends it again. The verb.
     Sends(String),
+    /// It creates something that expires on its own (a short-lived key, an upload that expires
+    /// after an hour): a duplicate is left to expire. The words that say so.
+    ShortLived(String),
 }
 
 /// What a state-changing POST does (see [`Effect`]), from its path, names and summary.
@@ -97,12 +121,21 @@ pub fn effect(op: &Operation<'_>) -> Effect {
         .unwrap_or_default();
     let lead_words = lead_text(op).map(|(_, t)| words(&t)).unwrap_or_default();
     // "Updates or creates", `createOrUpdate`, an upsert: it may create, so a retry may too.
-    let may_create = id_words
+    // The summary says what the call does: `create-project-user` that "Adds a user to the
+    // project" joins a set.
+    let summary_decides = lead_words.first().is_some_and(|w| {
+        let verb = base_verb(w);
+        [TRANSITION_VERBS, UPDATE_VERBS, SEND_VERBS, &["add"]]
+            .iter()
+            .any(|list| list.contains(&verb.as_str()))
+    });
+    let may_create = lead_words
         .iter()
-        .chain(lead_words.iter().take(6))
-        .any(|w| CREATE_WORDS.contains(&w.as_str()));
+        .take(6)
+        .any(|w| CREATE_WORDS.contains(&w.as_str()))
+        || (!summary_decides && id_words.iter().any(|w| CREATE_WORDS.contains(&w.as_str())));
     if may_create {
-        return Effect::Creates;
+        return creates(op);
     }
     // The summary is written for people and says what the call does; an operationId's first
     // word may be the product's name (Vonage's `verifyRequest`, "Request a Verification"). A
@@ -111,7 +144,7 @@ pub fn effect(op: &Operation<'_>) -> Effect {
         .first()
         .is_some_and(|w| STARTING_VERBS.contains(&base_verb(w).as_str()))
     {
-        return Effect::Creates;
+        return creates(op);
     }
     // "Uploads and replaces the favicon": the second verb says what a repeat does.
     let second_verb = (lead_words.get(1).map(String::as_str) == Some("and"))
@@ -153,26 +186,89 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     if let Some(verb) = is(SEND_VERBS) {
         return Effect::Sends(verb);
     }
+    creates(op)
+}
+
+/// A create, or one whose summary or description says it makes something that expires on its
+/// own.
+fn creates(op: &Operation<'_>) -> Effect {
+    for key in ["summary", "description"] {
+        if let Some(m) = op
+            .node
+            .node
+            .get(key)
+            .and_then(Node::as_str)
+            .and_then(|t| SHORT_LIVED.find(t))
+        {
+            return Effect::ShortLived(m.as_str().to_string());
+        }
+    }
     Effect::Creates
 }
 
-/// Whether the operation only exists in a test mode: a path segment `sandbox`, `test_helpers`
-/// or `simulate(s)`/`simulation(s)`, or an operationId that simulates. Duplicates there make
-/// test data, not double charges.
-pub fn test_only(op: &Operation<'_>) -> bool {
-    let in_path = op.path.split('/').any(|segment| {
+/// The word that says the operation only exists in a test mode, if one does: a path segment
+/// `sandbox` or `test_helpers`, or `simulate(s)`/`simulation(s)` in a segment or the
+/// operationId. Duplicates there make test data, not double charges.
+pub fn test_mode(op: &Operation<'_>) -> Option<String> {
+    let simulates = |w: &String| inflects(w, "simulate") || inflects(w, "simulation");
+    for segment in op.path.split('/') {
         let w = words(segment);
-        w.iter().any(|x| x == "sandbox")
-            || (w.first().is_some_and(|x| x == "test") && w.get(1).is_some_and(|x| x == "helpers"))
-            || w.iter()
-                .any(|x| inflects(x, "simulate") || inflects(x, "simulation"))
-    });
-    in_path
-        || op.operation_id.is_some_and(|id| {
-            words(id)
-                .iter()
-                .any(|x| inflects(x, "simulate") || inflects(x, "simulation"))
-        })
+        if w.iter().any(|x| x == "sandbox") {
+            return Some("sandbox".to_string());
+        }
+        if w.first().is_some_and(|x| x == "test") && w.get(1).is_some_and(|x| x == "helpers") {
+            return Some(segment.to_string());
+        }
+        if let Some(x) = w.iter().find(|x| simulates(x)) {
+            return Some(x.clone());
+        }
+    }
+    op.operation_id
+        .and_then(|id| words(id).into_iter().find(simulates))
+}
+
+/// The verb of a POST that only deletes or removes, if it is one: the head verb of its
+/// operationId, summary (else description) or last path segment is a deleting verb, and none
+/// of them is another write verb ("Delete and recreate" is no delete).
+fn deletes(op: &Operation<'_>) -> Option<String> {
+    let segment = last_literal_segment(op.path);
+    let seg_words = words(odata_action(segment));
+    let id_words = op
+        .operation_id
+        .map(|id| words(action_part(id)))
+        .unwrap_or_default();
+    let lead_words = lead_text(op).map(|(_, t)| words(&t)).unwrap_or_default();
+    let heads: Vec<String> = [
+        head_verb(&id_words, Some(op.method.key())).map(str::to_string),
+        lead_words.first().map(|w| base_verb(w)),
+        head_verb(&seg_words, None).map(str::to_string),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let verb = heads.iter().find(|h| DELETE_VERBS.contains(&h.as_str()))?;
+    // "Deletes the last level": each repeat deletes another one.
+    let ordinal = |t: &str| {
+        words(t)
+            .iter()
+            .take(12)
+            .any(|w| matches!(w.as_str(), "last" | "first" | "next" | "oldest" | "newest"))
+    };
+    if ["summary", "description"]
+        .iter()
+        .filter_map(|k| op.node.node.get(k).and_then(Node::as_str))
+        .any(ordinal)
+    {
+        return None;
+    }
+    let other_write = heads
+        .iter()
+        .any(|h| WRITE_VERBS.contains(&h.as_str()) && !DELETE_VERBS.contains(&h.as_str()))
+        || lead_words
+            .iter()
+            .take(6)
+            .any(|w| CREATE_WORDS.contains(&w.as_str()));
+    (!other_write).then(|| verb.clone())
 }
 
 /// Why `op`'s duplicates do not matter by its nature, if they do not: it passes through, or
@@ -181,8 +277,14 @@ pub fn exemption(op: &Operation<'_>, settings: &Settings) -> Option<Exemption> {
     if let Some(why) = passes_through(op) {
         return Some(Exemption::PassesThrough(why));
     }
+    if let Some(why) = test_mode(op) {
+        return Some(Exemption::TestMode(why));
+    }
     if op.method != crate::model::Method::Post {
         return None;
+    }
+    if let Some(verb) = deletes(op) {
+        return Some(Exemption::Deletes(verb));
     }
     reads(op, settings).map(Exemption::Reads)
 }

@@ -8,7 +8,7 @@ use crate::resolve::{At, Bundle, Location};
 use crate::source::{Node, ScalarKind, Value};
 use crate::vocabulary::{
     AMBIGUOUS_FIELDS, DELIVERY_HEADER_ENDINGS, MONEY_VERBS, PREPOSITIONS, PRICING_NOUNS,
-    UNDOING_VERBS,
+    UNDOING_VERBS, UPDATE_VERBS,
 };
 
 /// How an operation lets a client make a retry safe.
@@ -443,7 +443,9 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
     ]
     .into_iter()
     .flatten()
-    .any(|w| UNDOING_VERBS.contains(&w.as_str()));
+    // Setting an amount ("Update an authorised amount": "the amount you specify is the updated
+    // amount") sets it again on a retry; it does not move it twice.
+    .any(|w| UNDOING_VERBS.contains(&w.as_str()) || UPDATE_VERBS.contains(&w.as_str()));
     if undoes {
         return None;
     }
@@ -574,11 +576,16 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
     if let Some(r) = answered {
         return Some(format!("the {} response", r.status));
     }
-    // A unique field is a natural key when a conflict is declared for it.
-    op.response("409")?;
+    // A unique field is a natural key when every request must carry it (Stripe's required
+    // `reference`, "Must be unique across all transactions"), or when a conflict is declared
+    // for it.
+    let conflict = op.response("409").is_some();
     body_properties(bundle, op)
         .into_iter()
-        .find(|p| description_of(&p.schema).is_some_and(|d| NATURAL_KEY.is_match(d)))
+        .find(|p| {
+            (p.required || conflict)
+                && description_of(&p.schema).is_some_and(|d| NATURAL_KEY.is_match(d))
+        })
         .map(|p| format!("the unique `{}`", p.name))
 }
 
@@ -643,6 +650,21 @@ pub fn stated_lifetime<'a>(
             && let Some(l) = lifetime(text)
         {
             return Some((l, p.key_location("description").expect("present")));
+        }
+    }
+    // A tag that documents the API's conventions (Lob's "Requests and Responses": "keys expire
+    // after 24 hours"), when it speaks of idempotency.
+    let tags = api_root.get("tags").map(|t| bundle.deref(t));
+    for tag in tags
+        .iter()
+        .flat_map(|t| t.node.items().iter().map(|i| t.with(i)))
+    {
+        let tag = bundle.deref(tag);
+        if let Some(text) = tag.node.get("description").and_then(Node::as_str)
+            && IDEMPOTENCY_WORD.is_match(text)
+            && let Some(l) = lifetime(text)
+        {
+            return Some((l, tag.key_location("description").expect("present")));
         }
     }
     None

@@ -174,6 +174,12 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                 crate::classify::Exemption::PassesThrough(why) => format!(
                     "passes the request through (`{why}`): a retry does what the target does"
                 ),
+                crate::classify::Exemption::Deletes(verb) => {
+                    format!("only deletes (`{verb}`): a repeat leaves the same state")
+                }
+                crate::classify::Exemption::TestMode(why) => {
+                    format!("only runs in a test mode (`{why}`): duplicates are test data")
+                }
             };
             answer(Verdict::Good, text, None)
         } else if let Some(c) = carrier {
@@ -231,6 +237,16 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                 format!("a natural key refuses a second create ({why})"),
                 Some(place(op.key)),
             )
+        } else if op.method == Method::Patch
+            && crate::rules::sets_fields(bundle, op)
+            && crate::rules::relative_change_evidence(bundle, op).is_none()
+        {
+            answer(
+                Verdict::Gap,
+                "a retry sets the same fields again, but can overwrite a change made in between: \
+                 no If-Match",
+                Some(place(op.key)),
+            )
         } else if op.method == Method::Patch {
             answer(
                 Verdict::Risk,
@@ -254,6 +270,12 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                 Effect::Sends(verb) => (
                     Verdict::Gap,
                     format!("a retry sends it again (`{verb}`): no key"),
+                ),
+                Effect::ShortLived(words) => (
+                    Verdict::Gap,
+                    format!(
+                        "a retry can leave a duplicate that expires unused (\"{words}\"): no key"
+                    ),
                 ),
                 Effect::JoinsSet(noun) => (
                     Verdict::Gap,

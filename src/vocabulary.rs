@@ -183,6 +183,11 @@ pub const STARTING_VERBS: &[&str] = &[
     "create", "request", "submit", "register", "enroll", "issue", "book", "reserve", "insert",
 ];
 
+/// Verbs of a POST that only deletes or removes, which a repeat leaves as it is.
+pub const DELETE_VERBS: &[&str] = &[
+    "delete", "remove", "unset", "clear", "purge", "erase", "destroy",
+];
+
 /// Verbs that send a message, which a retry sends again.
 pub const SEND_VERBS: &[&str] = &["send", "resend", "notify", "remind", "email", "deliver"];
 

@@ -28,7 +28,13 @@ fn github_annotations() {
     );
     assert_eq!(
         out.lines().filter(|l| l.starts_with("::warning ")).count(),
-        4,
+        3,
+        "{out}"
+    );
+    // An info is a notice: the PATCH whose body only sets fields.
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("::notice ")).count(),
+        1,
         "{out}"
     );
 }

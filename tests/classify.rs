@@ -143,6 +143,14 @@ const CASES: &[Case] = &[
     case("post", "/Invoices", "updateOrCreateInvoices", "Updates or creates one or more sales invoices", WRITES, "Xero"),
     case("post", "/api/v1/directories/{appInstanceId}/groups/{groupId}/query", "submitGroupAttributeQuery", "Submit a query for AD Group", WRITES, "Okta: submits a query job"),
     case("patch", "/api/v1/namespaces/{namespace}/pods/{name}", "patchNamespacedPod", "", WRITES, "Kubernetes"),
+    // Deletes by POST leave the same state when repeated; "the last" one does not.
+    case("post", "/v2/merchants/custom-attributes/bulk-delete", "BulkDeleteMerchantCustomAttributes", "BulkDeleteMerchantCustomAttributes", READS, "Square"),
+    case("post", "/tasks/{task_gid}/removeFollowers", "removeFollowerForTask", "Remove followers from a task", READS, "Asana"),
+    case("post", "/reactions.remove", "reactions_remove", "", READS, "Slack"),
+    case("post", "/metadata_taxonomies/{namespace}/{taxonomy_key}/levels:trim", "post_metadata_taxonomies_id_id_levels:trim", "Delete the last metadata taxonomy level", WRITES, "Box: each repeat deletes another level"),
+    // Test modes: duplicates are test data.
+    case("post", "/v1/test_helpers/treasury/received_credits", "PostTestHelpersTreasuryReceivedCredits", "", READS, "Stripe"),
+    case("post", "/sandbox/atm-deposits", "simulateAtmDeposit", "Simulate an ATM deposit", READS, "Unit"),
 ];
 
 #[test]

@@ -4,7 +4,7 @@ use assert_cmd::Command;
 
 const BAD: &str = "fixtures/rules/missing-idempotency-key/bad_oas30_post.yaml";
 const GOOD: &str = "fixtures/clean/payments.yaml";
-const WARN_ONLY: &str = "fixtures/rules/unprotected-patch/bad_oas30_patch.yaml";
+const WARN_ONLY: &str = "fixtures/rules/unprotected-patch/bad_unknown_body.yaml";
 
 fn idemlint() -> Command {
     let mut cmd = Command::cargo_bin("idemlint").unwrap();

@@ -235,7 +235,7 @@ fn review_takes_directories_several_files_and_stdin_as_check_does() {
         !orders_section.contains("unprotected-patch"),
         "{orders_section}"
     );
-    assert!(md.contains("| `unprotected-patch` | warning | 1 |"), "{md}");
+    assert!(md.contains("| `unprotected-patch` | info | 1 |"), "{md}");
 
     // Several files; a fragment stands for the documents that reach it.
     let (code, md2, _) = run(

@@ -4,10 +4,11 @@ use super::{Context, Rule};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::source::Node;
 
-/// A length limit stated in prose: "a maximum of 64 characters", "up to 255 characters".
+/// A length limit stated in prose: "a maximum of 64 characters", "up to 255 characters",
+/// "128 character max".
 static STATED_LENGTH: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)(?:max(?:imum)?(?: length)?(?: of)?|up to|at most|no more than)\s+(\d+)\s+char",
+        r"(?i)(?:max(?:imum)?(?: length)?(?: of)?|up to|at most|no more than)\s+(?P<n>\d+)\s+char|\b(?P<m>\d+)[\s-]+char(?:acter)?s?\s+(?:max|maximum|limit)\b",
     )
     .expect("valid regex")
 });
@@ -65,24 +66,34 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .into_iter()
             .flatten()
             .find_map(|d| STATED_LENGTH.captures(d))
-            .map(|c| c[1].to_string());
+            .and_then(|c| c.name("n").or(c.name("m")).map(|n| n.as_str().to_string()));
             let help = match &stated {
                 Some(n) => format!("the description says {n} characters: add `maxLength: {n}`"),
                 None => "add `maxLength` (Stripe allows 255 characters, Adyen 64; a UUID is 36)"
                     .to_string(),
             };
-            out.push(
-                cx.diagnostic(
+            // A bound stated in prose is documented, only not where tools read it.
+            let d = match &stated {
+                Some(n) => cx
+                    .diagnostic(
+                        &RULE,
+                        anchor,
+                        format!(
+                            "idempotency key `{name}` states its limit ({n} characters) only in \
+                             prose: generated clients and validators cannot read it"
+                        ),
+                    )
+                    .with_severity(Severity::Info),
+                None => cx.diagnostic(
                     &RULE,
                     anchor,
                     format!(
                         "idempotency key `{name}` has no maxLength: servers must bound what \
-                             they store and index"
+                         they store and index"
                     ),
-                )
-                .with_operation(op)
-                .with_help(help),
-            );
+                ),
+            };
+            out.push(d.with_operation(op).with_help(help));
         }
         if schema.node.get("format").is_none() && schema.node.get("pattern").is_none() {
             out.push(

@@ -78,7 +78,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                      twice)",
                     op.display()
                 ),
-                Some(Severity::Warning),
+                // Absolute values set again: what a PATCH of them is (info).
+                Some(Severity::Info),
             ),
             Effect::Transitions(verb) => (
                 format!(
@@ -96,6 +97,14 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     op.display()
                 ),
                 Some(Severity::Warning),
+            ),
+            Effect::ShortLived(words) => (
+                format!(
+                    "{} creates something short-lived (\"{words}\") without an idempotency key: a \
+                     retry can leave a duplicate, which expires unused",
+                    op.display()
+                ),
+                Some(Severity::Info),
             ),
             Effect::JoinsSet(noun) => (
                 format!(
@@ -133,11 +142,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 .to_string()
         };
         // A transition with no body repeats the very same request: a repeat is a no-op unless
-        // the API answers it with an error. A test-mode operation makes test data twice.
-        let severity = if crate::classify::test_only(op) {
-            message.push_str("; it only runs in a test mode");
-            Some(Severity::Info)
-        } else if matches!(effect, Effect::Transitions(_)) && op.request_body.is_none() {
+        // the API answers it with an error.
+        let severity = if matches!(effect, Effect::Transitions(_)) && op.request_body.is_none() {
             Some(Severity::Info)
         } else {
             severity

@@ -26,10 +26,6 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if carriers.iter().any(|c| c.required() != Some(false)) {
             continue;
         }
-        // Simulated money in a test mode moves none.
-        if crate::classify::test_only(op) {
-            continue;
-        }
         let Some(evidence) = cx.moves_money(op) else {
             continue;
         };

@@ -35,6 +35,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     .iter()
                     .all(|m| media_essence(m.media_type) == "application/merge-patch+json")
         });
+        let sets_fields = sets_fields(cx.bundle, op) && cx.relative_change(op).is_none();
         let diagnostic = if let Some(fields) = fixed_value_body(cx.bundle, op) {
             let fields: Vec<String> = fields.iter().map(|f| format!("`{f}`")).collect();
             cx.diagnostic(
@@ -55,6 +56,17 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 format!(
                     "{} has no If-Match precondition: a retried merge patch can overwrite a \
                      concurrent change",
+                    op.display()
+                ),
+            )
+            .with_severity(Severity::Info)
+        } else if sets_fields {
+            cx.diagnostic(
+                &RULE,
+                op.key,
+                format!(
+                    "{} has no If-Match precondition: its body sets fields, which a retry sets \
+                     again, but it can overwrite a change made in between",
                     op.display()
                 ),
             )
@@ -103,4 +115,15 @@ fn nothing_writable(bundle: &crate::resolve::Bundle, op: &crate::model::Operatio
                     && s.node.get("properties").is_some()
             })
         })
+}
+
+/// Whether the PATCH body is an object of fields to set, as any body with properties is when it
+/// is not a JSON Patch: a merge patch in all but its media type, which a retry sets again (unless
+/// a field is a relative change, which the caller asks apart).
+pub fn sets_fields(bundle: &crate::resolve::Bundle, op: &crate::model::Operation<'_>) -> bool {
+    op.request_body.as_ref().is_some_and(|b| {
+        b.content
+            .iter()
+            .all(|m| media_essence(m.media_type) != "application/json-patch+json")
+    }) && !crate::idempotency::body_properties(bundle, op).is_empty()
 }
