@@ -134,6 +134,17 @@ pub fn effect(op: &Operation<'_>) -> Effect {
         .take(6)
         .any(|w| CREATE_WORDS.contains(&w.as_str()))
         || (!summary_decides && id_words.iter().any(|w| CREATE_WORDS.contains(&w.as_str())));
+    // An upsert at a path that names its target (Square's
+    // `/v2/orders/{order_id}/custom-attributes/{custom_attribute_key}`) is a PUT by another
+    // name: it sets the same value again on a retry.
+    let upsert_only = id_words
+        .iter()
+        .chain(lead_words.iter().take(6))
+        .filter(|w| CREATE_WORDS.contains(&w.as_str()))
+        .all(|w| w.starts_with("upsert"));
+    if may_create && upsert_only && ends_with_parameter {
+        return Effect::Updates;
+    }
     if may_create {
         return creates(op);
     }

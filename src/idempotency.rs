@@ -550,7 +550,16 @@ pub static OPTIONAL_EXPLAINED: std::sync::LazyLock<regex::Regex> = std::sync::La
 
 /// Wording that declares an operation idempotent: "calls to this endpoint are idempotent".
 static IDEMPOTENT_BY_DESIGN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r"(?i)\b(?:is|are)\s+idempotent\b").expect("valid regex")
+    regex::Regex::new(
+        r"(?ix)\b(
+            (?:is|are)\s+idempotent
+            # Netlify: 'If a database already exists, returns the existing connection string'
+          | already\s+exists?,?\s+(?:it\s+|this\s+endpoint\s+|the\s+\w+\s+)?returns?\s+the\s+existing
+            # Square: 'If the payment is already canceled, no action is taken'
+          | no\s+action\s+is\s+taken
+        )\b",
+    )
+    .expect("valid regex")
 });
 
 /// How a create is protected by a natural key, if it is: a `409` (or `400`/`422`) that answers a

@@ -167,6 +167,8 @@ pub const TRANSITION_VERBS: &[&str] = &[
     "unsubscribe",
     "deny",
     "invalidate",
+    "void",
+    "restrict",
     "end",
     "stop",
 ];
@@ -185,7 +187,8 @@ pub const STARTING_VERBS: &[&str] = &[
 
 /// Verbs of a POST that only deletes or removes, which a repeat leaves as it is.
 pub const DELETE_VERBS: &[&str] = &[
-    "delete", "remove", "unset", "clear", "purge", "erase", "destroy",
+    "delete", "remove", "unset", "clear", "purge", "erase", "destroy", "unlink", "detach",
+    "unassign",
 ];
 
 /// Verbs that send a message, which a retry sends again.

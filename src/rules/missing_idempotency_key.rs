@@ -143,7 +143,9 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         };
         // A transition with no body repeats the very same request: a repeat is a no-op unless
         // the API answers it with an error.
-        let severity = if matches!(effect, Effect::Transitions(_)) && op.request_body.is_none() {
+        let severity = if matches!(effect, Effect::Transitions(_))
+            && (op.request_body.is_none() || only_identifies(cx.bundle, op))
+        {
             Some(Severity::Info)
         } else {
             severity
@@ -198,4 +200,15 @@ fn most_common<'s>(carriers: &[&'s str]) -> Option<&'s str> {
         .into_iter()
         .max_by_key(|(_, (n, first))| (*n, std::cmp::Reverse(*first)))
         .map(|(c, _)| c)
+}
+
+/// Whether a request body only names what the call acts on (Slack's form `user_id`, Stripe's
+/// `expand`, an auth `token`): a retry of it is the same request, as a bodiless one is.
+fn only_identifies(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
+    let props = crate::idempotency::body_properties(bundle, op);
+    !props.is_empty()
+        && props.iter().all(|p| {
+            let name = crate::idempotency::squash(p.name);
+            name == "expand" || name == "token" || name.ends_with("id") || name.ends_with("ids")
+        })
 }
