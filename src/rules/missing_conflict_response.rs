@@ -17,6 +17,24 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let Some(carrier) = carriers.first() else {
             continue;
         };
+        // Two concurrent copies of an update of one resource set the same values, and of a
+        // transition reach the same state: there is nothing for a 409 to keep from happening
+        // twice. Not a batch on a collection ("BatchChangeInventory" applies adjustments).
+        if op.method == crate::model::Method::Post
+            && op.path.contains('{')
+            && cx.relative_change(op).is_none()
+        {
+            match crate::classify::effect(op) {
+                crate::classify::Effect::Updates => continue,
+                crate::classify::Effect::Transitions(_)
+                    if op.request_body.is_none()
+                        || super::missing_idempotency_key::only_identifies(cx.bundle, op) =>
+                {
+                    continue;
+                }
+                _ => {}
+            }
+        }
         // `x-idempotency: { concurrency: 425 }` documents another status; it must be declared.
         let policy_status = match declared(cx.bundle, op) {
             Some(Declared::Policy(policy)) => policy_status(policy, "concurrency"),

@@ -204,7 +204,7 @@ fn most_common<'s>(carriers: &[&'s str]) -> Option<&'s str> {
 
 /// Whether a request body only names what the call acts on (Slack's form `user_id`, Stripe's
 /// `expand`, an auth `token`): a retry of it is the same request, as a bodiless one is.
-fn only_identifies(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
+pub(super) fn only_identifies(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
     let props = crate::idempotency::body_properties(bundle, op);
     !props.is_empty()
         && props.iter().all(|p| {

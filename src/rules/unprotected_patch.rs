@@ -60,6 +60,18 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
             )
             .with_severity(Severity::Info)
+        } else if sets_fields && adds_or_removes(cx.bundle, op) {
+            cx.diagnostic(
+                &RULE,
+                op.key,
+                format!(
+                    "{} has no If-Match precondition: its body adds to or removes from a set, \
+                     which a retry repeats, harmless only if a repeat leaves one member and no \
+                     error",
+                    op.display()
+                ),
+            )
+            .with_severity(Severity::Info)
         } else if sets_fields {
             cx.diagnostic(
                 &RULE,
@@ -126,4 +138,17 @@ pub fn sets_fields(bundle: &crate::resolve::Bundle, op: &crate::model::Operation
             .iter()
             .all(|m| media_essence(m.media_type) != "application/json-patch+json")
     }) && !crate::idempotency::body_properties(bundle, op).is_empty()
+}
+
+/// Whether every body field names members to add or remove (Okta's `additions`): a set delta,
+/// which overwrites nothing.
+fn adds_or_removes(bundle: &crate::resolve::Bundle, op: &crate::model::Operation<'_>) -> bool {
+    let props = crate::idempotency::body_properties(bundle, op);
+    !props.is_empty()
+        && props.iter().all(|p| {
+            matches!(
+                crate::idempotency::squash(p.name).as_str(),
+                "additions" | "removals" | "add" | "remove" | "adds" | "removes"
+            )
+        })
 }
