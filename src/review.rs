@@ -364,6 +364,16 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                     "409, but no Retry-After",
                     Some(place(op.anchor(r.key))),
                 ),
+                None if crate::rules::concurrency_harmless(bundle, op, || {
+                    relative_change_evidence(bundle, op).is_some()
+                }) =>
+                {
+                    answer(
+                        Verdict::Good,
+                        "no 409 needed: concurrent copies set the same values or reach the same state",
+                        None,
+                    )
+                }
                 None => answer(Verdict::Gap, "not documented: no 409 response", None),
             }
         };

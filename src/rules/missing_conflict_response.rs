@@ -17,23 +17,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let Some(carrier) = carriers.first() else {
             continue;
         };
-        // Two concurrent copies of an update of one resource set the same values, and of a
-        // transition reach the same state: there is nothing for a 409 to keep from happening
-        // twice. Not a batch on a collection ("BatchChangeInventory" applies adjustments).
-        if op.method == crate::model::Method::Post
-            && op.path.contains('{')
-            && cx.relative_change(op).is_none()
-        {
-            match crate::classify::effect(op) {
-                crate::classify::Effect::Updates => continue,
-                crate::classify::Effect::Transitions(_)
-                    if op.request_body.is_none()
-                        || super::missing_idempotency_key::only_identifies(cx.bundle, op) =>
-                {
-                    continue;
-                }
-                _ => {}
-            }
+        if concurrency_harmless(cx.bundle, op, || cx.relative_change(op).is_some()) {
+            continue;
         }
         // `x-idempotency: { concurrency: 425 }` documents another status; it must be declared.
         let policy_status = match declared(cx.bundle, op) {
@@ -67,4 +52,27 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             ),
         );
     }
+}
+
+/// Whether two concurrent copies of `op` can do no harm: an update of one resource sets the same
+/// values, a transition with no body (or one that only names its target) reaches the same state,
+/// so there is nothing for a 409 to keep from happening twice. Not a batch on a collection
+/// ("BatchChangeInventory" applies adjustments), nor a relative change.
+pub(crate) fn concurrency_harmless(
+    bundle: &crate::resolve::Bundle,
+    op: &crate::model::Operation<'_>,
+    relative: impl FnOnce() -> bool,
+) -> bool {
+    use crate::classify::Effect;
+    if op.method != crate::model::Method::Post || !op.path.contains('{') {
+        return false;
+    }
+    let harmless = match crate::classify::effect(op) {
+        Effect::Updates => true,
+        Effect::Transitions(_) => {
+            op.request_body.is_none() || super::missing_idempotency_key::only_identifies(bundle, op)
+        }
+        _ => false,
+    };
+    harmless && !relative()
 }
