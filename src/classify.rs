@@ -142,6 +142,12 @@ pub fn effect(op: &Operation<'_>) -> Effect {
         .chain(lead_words.iter().take(6))
         .filter(|w| CREATE_WORDS.contains(&w.as_str()))
         .all(|w| w.starts_with("upsert"));
+    // "Set up a recurring payment" makes one.
+    if lead_words.first().is_some_and(|w| w == "set")
+        && lead_words.get(1).is_some_and(|w| w == "up")
+    {
+        return creates(op);
+    }
     if may_create && upsert_only && ends_with_parameter {
         return Effect::Updates;
     }
@@ -181,14 +187,22 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     // instance's set, or one that says where to ("to a channel"). "Add a group" creates one.
     let into_something = path.contains('{') || lead_words.iter().any(|w| w == "to");
     if into_something && heads.iter().any(|h| h == "add") {
-        let object = lead_words
-            .iter()
-            .skip(1)
-            .chain(id_words.iter().skip(1))
-            .chain(seg_words.iter())
+        // The object of the add, up to "to": `labels` of "Add labels to an issue", not `topic`
+        // of "Add a message to the topic" (which posts a message).
+        let until_to = |w: &[String]| -> Vec<String> {
+            w.iter()
+                .skip(1)
+                .take_while(|x| x.as_str() != "to")
+                .cloned()
+                .collect()
+        };
+        let object = until_to(&lead_words)
+            .into_iter()
+            .chain(until_to(&id_words))
+            .chain(seg_words.iter().cloned())
             .find(|w| SET_NOUNS.iter().any(|n| inflects(w, n)));
         if let Some(noun) = object {
-            return Effect::JoinsSet(noun.clone());
+            return Effect::JoinsSet(noun);
         }
     }
     if is(UPDATE_VERBS).is_some() {
@@ -204,14 +218,18 @@ pub fn effect(op: &Operation<'_>) -> Effect {
 /// own.
 fn creates(op: &Operation<'_>) -> Effect {
     for key in ["summary", "description"] {
-        if let Some(m) = op
-            .node
-            .node
-            .get(key)
-            .and_then(Node::as_str)
-            .and_then(|t| SHORT_LIVED.find(t))
-        {
-            return Effect::ShortLived(m.as_str().to_string());
+        let Some(text) = op.node.node.get(key).and_then(Node::as_str) else {
+            continue;
+        };
+        // The sentence must speak of what is made, not of a link in the response ("The download
+        // URL in the response expires after 1 hour").
+        let of_the_thing = text.split(['.', ';', '\n']).find_map(|sentence| {
+            let lower = sentence.to_ascii_lowercase();
+            let m = SHORT_LIVED.find(sentence)?;
+            (!lower.contains("url") && !lower.contains("link")).then(|| m.as_str().to_string())
+        });
+        if let Some(words) = of_the_thing {
+            return Effect::ShortLived(words);
         }
     }
     Effect::Creates
@@ -419,8 +437,29 @@ fn reads(op: &Operation<'_>, settings: &Settings) -> Option<String> {
     if op.response("201").is_some() {
         return None;
     }
+    // Of the result, not of some input: "The generated release notes are not saved", not "Card
+    // numbers are not stored by the merchant".
     if let Some(description) = op.node.node.get("description").and_then(Node::as_str)
-        && let Some(m) = NOT_STORED.find(description)
+        && let Some(m) = description.split(['.', ';', '\n']).find_map(|sentence| {
+            let m = NOT_STORED.find(sentence)?;
+            words(sentence)
+                .iter()
+                .any(|w| {
+                    matches!(
+                        w.as_str(),
+                        "generated"
+                            | "result"
+                            | "results"
+                            | "response"
+                            | "output"
+                            | "preview"
+                            | "nothing"
+                            | "it"
+                            | "this"
+                    )
+                })
+                .then_some(m)
+        })
     {
         return Some(format!("description \"{}\"", m.as_str()));
     }

@@ -136,6 +136,19 @@ pub fn squash_eq(a: &str, b: &str) -> bool {
     squashed(a).eq(squashed(b))
 }
 
+/// Key wording that an ambiguous name (`request_id`) needs: "the unique ID of the access
+/// request" names a resource, "a unique id for this request, to prevent duplicates" a key.
+static STRONG_KEY_WORDING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?ix)
+        idempoten
+        | \b(retr(y|ies|ied|ying)|duplicat\w*|de-?dup\w*|replay\w*|more\ than\ once|only\ once)\b
+        | \b(client[-\ ]generated|generated\ by\ the\ client|chosen\ by\ the\ client)\b
+        | \bunique\b[^.]{0,40}\b(this|each|every|the)\ (request|call|submission|attempt)\b",
+    )
+    .expect("valid regex")
+});
+
 /// Description wording of a client's idempotency key: idempotency itself, retries, duplicates,
 /// a unique client-made id for the request.
 static KEY_WORDING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
@@ -164,6 +177,19 @@ static IDEMPOTENCY_WORD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock
     regex::Regex::new(r"(?i)\bidempoten(t|cy)\b").expect("valid regex")
 });
 
+/// Wording that calls a header or field an idempotency key or token outright ("will serve as
+/// an idempotency token"), not one that denies it ("This is not an idempotency key") or says
+/// what something else makes idempotent ("makes the update idempotent").
+fn described_as_key(description: &str) -> bool {
+    static AS_KEY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?i)\bidempotency[\s-]+(?:key|token)s?\b").expect("valid regex")
+    });
+    static DENIED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?i)\bnot\s+(?:an?\s+|the\s+)?idempotency").expect("valid regex")
+    });
+    AS_KEY.is_match(description) && !DENIED.is_match(description)
+}
+
 fn description_of<'a>(node: &At<'a>) -> Option<&'a str> {
     node.node.get("description").and_then(Node::as_str)
 }
@@ -177,9 +203,9 @@ pub fn carries_key(settings: &Settings, p: &Property<'_>, siblings: &[Property<'
     let by_wording = || {
         if settings.key_fields.iter().any(|f| squash_eq(f, p.name)) {
             return !AMBIGUOUS_FIELDS.iter().any(|a| squash_eq(a, p.name))
-                || description.is_none_or(|d| KEY_WORDING.is_match(d));
+                || description.is_none_or(|d| STRONG_KEY_WORDING.is_match(d));
         }
-        if description.is_some_and(|d| IDEMPOTENCY_WORD.is_match(d)) {
+        if description.is_some_and(described_as_key) {
             return true;
         }
         squash_eq(p.name, "nonce")
@@ -197,9 +223,13 @@ pub fn carries_key(settings: &Settings, p: &Property<'_>, siblings: &[Property<'
 pub fn parameter_named_like_a_key(settings: &Settings, p: &Parameter<'_>) -> bool {
     let named = settings.key_headers.iter().any(|h| squash_eq(h, p.name))
         || settings.key_fields.iter().any(|f| squash_eq(f, p.name));
+    let ambiguous = AMBIGUOUS_FIELDS.iter().any(|a| squash_eq(a, p.name));
+    // `/requests/{request_id}` names a resource: a path parameter is never a key.
     named
-        && (!AMBIGUOUS_FIELDS.iter().any(|a| squash_eq(a, p.name))
-            || p.description.is_some_and(|d| KEY_WORDING.is_match(d)))
+        && !(ambiguous && p.location == "path")
+        && (!ambiguous
+            || p.description
+                .is_some_and(|d| STRONG_KEY_WORDING.is_match(d)))
 }
 
 /// Whether a header parameter carries a key: a key-header name, or a description that calls it
@@ -210,7 +240,9 @@ pub fn header_carries_key(settings: &Settings, p: &Parameter<'_>) -> bool {
             .key_headers
             .iter()
             .any(|h| h.eq_ignore_ascii_case(p.name))
-            || p.description.is_some_and(|d| IDEMPOTENCY_WORD.is_match(d)))
+            || (!p.name.eq_ignore_ascii_case("If-Match")
+                && !p.name.eq_ignore_ascii_case("If-None-Match")
+                && p.description.is_some_and(described_as_key)))
 }
 
 /// What a webhook or callback delivery carries for its receiver to dedupe on: a delivery or
@@ -325,8 +357,29 @@ pub fn has_if_match(op: &Operation<'_>) -> bool {
 pub fn unsafe_to_repeat(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> bool {
     use crate::model::Method;
     matches!(op.method, Method::Post | Method::Patch)
-        && crate::classify::exemption(op, settings).is_none()
+        && exemption(bundle, op, settings).is_none()
         && !matches!(declared(bundle, op), Some(Declared::NotNeeded))
+}
+
+/// [`crate::classify::exemption`], unless the body says otherwise: a "delete" that moves money
+/// ("Remove funds from the account" with an amount) or sends a relative change ("Subtracted
+/// from the current stock") does matter twice. (A read may filter by an amount: Adyen's "Get a
+/// list of payment methods" for an amount and currency.)
+pub fn exemption(
+    bundle: &Bundle,
+    op: &Operation<'_>,
+    settings: &Settings,
+) -> Option<crate::classify::Exemption> {
+    use crate::classify::Exemption;
+    let e = crate::classify::exemption(op, settings)?;
+    let by_words = matches!(e, Exemption::Deletes(_));
+    if by_words
+        && (body_moves_money(bundle, op)
+            || crate::rules::relative_change_evidence(bundle, op).is_some())
+    {
+        return None;
+    }
+    Some(e)
 }
 
 /// A top-level property of a request body.
@@ -445,7 +498,11 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
     .flatten()
     // Setting an amount ("Update an authorised amount": "the amount you specify is the updated
     // amount") sets it again on a retry; it does not move it twice.
-    .any(|w| UNDOING_VERBS.contains(&w.as_str()) || UPDATE_VERBS.contains(&w.as_str()));
+    // Only of an instance: "Set up a recurring payment" on a collection makes one.
+    .any(|w| {
+        UNDOING_VERBS.contains(&w.as_str())
+            || (UPDATE_VERBS.contains(&w.as_str()) && op.path.contains('{'))
+    });
     if undoes {
         return None;
     }
@@ -499,6 +556,14 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
 
 /// Where the body holds an `amount` that is money, one level into composition: the top level, or
 /// the items of a top-level list.
+/// Whether the body holds an amount of money (`amount` and `currency`, or an `amount` that is
+/// money), whatever the operation's names say.
+fn body_moves_money(bundle: &Bundle, op: &Operation<'_>) -> bool {
+    let props = body_properties(bundle, op);
+    let has = |name: &str| props.iter().any(|p| p.name.eq_ignore_ascii_case(name));
+    (has("amount") && has("currency")) || money_amount(bundle, &props).is_some()
+}
+
 fn money_amount(bundle: &Bundle, props: &[Property<'_>]) -> Option<String> {
     let is_money = |schema: At<'_>| {
         let mut inner = Vec::new();
@@ -539,6 +604,14 @@ static NATURAL_KEY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new
     .expect("valid regex")
 });
 
+/// A property's description that says its value must be unique (not "is not unique").
+static UNIQUE_FIELD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\b(must\ be\ unique|(?:is|are|'s)\ unique\ (across|within|per|among))\b",
+    )
+    .expect("valid regex")
+});
+
 /// A key's description that says what a request without it gets: "If you do not provide a
 /// unique string, the endpoint treats each request as independent."
 pub static OPTIONAL_EXPLAINED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
@@ -552,7 +625,7 @@ pub static OPTIONAL_EXPLAINED: std::sync::LazyLock<regex::Regex> = std::sync::La
 static IDEMPOTENT_BY_DESIGN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
         r"(?ix)\b(
-            (?:is|are)\s+idempotent
+            (?:this\s+(?:endpoint|operation|call|request|method)|calls?\s+to\s+(?:this\s+endpoint|`?[\w.]+`?)|(?:the\s+)?(?:endpoint|operation|call|request)s?)\s+(?:is|are)\s+idempotent
             # Netlify: 'If a database already exists, returns the existing connection string'
           | already\s+exists?,?\s+(?:it\s+|this\s+endpoint\s+|the\s+\w+\s+)?returns?\s+the\s+existing
             # Square: 'If the payment is already canceled, no action is taken'
@@ -593,7 +666,8 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
         .into_iter()
         .find(|p| {
             (p.required || conflict)
-                && description_of(&p.schema).is_some_and(|d| NATURAL_KEY.is_match(d))
+                && p.schema.node.get("readOnly").and_then(Node::as_bool) != Some(true)
+                && description_of(&p.schema).is_some_and(|d| UNIQUE_FIELD.is_match(d))
         })
         .map(|p| format!("the unique `{}`", p.name))
 }
@@ -669,9 +743,13 @@ pub fn stated_lifetime<'a>(
         .flat_map(|t| t.node.items().iter().map(|i| t.with(i)))
     {
         let tag = bundle.deref(tag);
+        // The sentence that speaks of keys: "Rate limits reset every 60 seconds" is no lifetime.
         if let Some(text) = tag.node.get("description").and_then(Node::as_str)
             && IDEMPOTENCY_WORD.is_match(text)
-            && let Some(l) = lifetime(text)
+            && let Some(l) = text
+                .split(['.', ';'])
+                .filter(|s| IDEMPOTENCY_WORD.is_match(s) || s.to_ascii_lowercase().contains("key"))
+                .find_map(lifetime)
         {
             return Some((l, tag.key_location("description").expect("present")));
         }
@@ -883,7 +961,8 @@ fn policy_value_problem(name: &str, value: &Node, written: &str) -> Option<Strin
 static MISMATCH: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
         r"(?ix)\b(
-            (different|another|other)\ (request\ )?(payload|body|parameters|params|request|arguments|data)
+            different\ (request\ )?(payload|body|parameters|params|request|arguments|data)
+          | (another|other)\ (request\ )?(payload|body|parameters|params|arguments|data)
           | (does\ not|doesn't|do\ not|did\ not)\ match
           | mismatch(es|ed)?
         )\b",

@@ -124,7 +124,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
         let carriers = key_carriers(bundle, op, settings);
         let carrier = carriers.first();
         let not_needed = matches!(declared(bundle, op), Some(Declared::NotNeeded));
-        let exemption = crate::classify::exemption(op, settings);
+        let exemption = crate::idempotency::exemption(bundle, op, settings);
         let reads = exemption.is_some();
         let mutating = matches!(op.method, Method::Post | Method::Patch) && !reads && !not_needed;
         if mutating {

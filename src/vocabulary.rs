@@ -218,6 +218,7 @@ pub const SET_NOUNS: &[&str] = &[
     "admin",
     "scope",
     "topic",
+    "channel",
 ];
 
 // Relative changes (`heuristics`)

@@ -29,7 +29,16 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let Some(evidence) = cx.moves_money(op) else {
             continue;
         };
-        // With no key at all, the rules about a missing key speak when they are on.
+        // With no key at all, the rules about a missing key speak when they are on; and say
+        // nothing, as this rule then does, of a create a natural key protects or a delivery its
+        // receiver dedupes on a delivery id.
+        if carriers.is_empty()
+            && (crate::idempotency::natural_key(cx.bundle, op).is_some()
+                || (!matches!(op.site, crate::model::Site::Path)
+                    && !crate::idempotency::delivery_ids(cx.bundle, op).is_empty()))
+        {
+            continue;
+        }
         let Some(carrier) = carriers.first() else {
             out.push(
                 cx.diagnostic(

@@ -35,7 +35,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     .iter()
                     .all(|m| media_essence(m.media_type) == "application/merge-patch+json")
         });
-        let sets_fields = sets_fields(cx.bundle, op) && cx.relative_change(op).is_none();
+        // Money set again is still money: a PATCH of an amount stays a warning.
+        let sets_fields = sets_fields(cx.bundle, op)
+            && cx.relative_change(op).is_none()
+            && cx.moves_money(op).is_none();
         let diagnostic = if let Some(fields) = fixed_value_body(cx.bundle, op) {
             let fields: Vec<String> = fields.iter().map(|f| format!("`{f}`")).collect();
             cx.diagnostic(
