@@ -12,7 +12,8 @@ pub use profile::{PROFILES, apply_profile, profile_name};
 pub struct Settings {
     /// Header parameter names that carry a key, compared case-insensitively.
     pub key_headers: Vec<String>,
-    /// Top-level request-body property names that carry a key, compared exactly.
+    /// Top-level request-body property names that carry a key, compared without case and
+    /// separators (`IdempotencyKey` is `idempotency_key`).
     pub key_fields: Vec<String>,
     /// Words that, found in a POST's last path segment or operationId, mark it read-only.
     /// RULES.md's list plus `retrieve`, for batch reads such as Square's `bulk-retrieve`.

@@ -16,7 +16,8 @@ pub const RULE: Rule = Rule {
     check,
 };
 
-/// An ISO 8601 duration such as `PT30S` or `P1D`, in a description or an example.
+/// An ISO 8601 duration with a time part such as `PT30S` or `P1DT2H` (a `Retry-After` is
+/// seconds, so a date-only `P1D` is not looked for), or a description naming ISO 8601 or RFC 3339.
 static ISO_DURATION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\bISO[ -]?8601\b|\bRFC[ -]?3339\b|\bP(?:\d+[YMWD])*T(?:\d+(?:\.\d+)?[HMS])+\b")
         .expect("valid regex")
