@@ -105,6 +105,28 @@ pub enum Effect {
     ShortLived(String),
 }
 
+/// The words of an operation's names that the classifiers judge: its last literal path segment
+/// (an OData action's name), its operationId (after a namespace), and its summary (else the
+/// first sentence of its description).
+struct NameWords {
+    seg: Vec<String>,
+    id: Vec<String>,
+    lead: Vec<String>,
+}
+
+impl NameWords {
+    fn of(op: &Operation<'_>) -> Self {
+        NameWords {
+            seg: words(odata_action(last_literal_segment(op.path))),
+            id: op
+                .operation_id
+                .map(|id| words(action_part(id)))
+                .unwrap_or_default(),
+            lead: lead_text(op).map(|(_, t)| words(&t)).unwrap_or_default(),
+        }
+    }
+}
+
 /// What a state-changing POST does (see [`Effect`]), from its path, names and summary.
 pub fn effect(op: &Operation<'_>) -> Effect {
     let path = op.path.split('?').next().unwrap_or(op.path);
@@ -113,13 +135,11 @@ pub fn effect(op: &Operation<'_>) -> Effect {
         .rsplit('/')
         .next()
         .is_some_and(|s| s.starts_with('{'));
-    let segment = last_literal_segment(op.path);
-    let seg_words = words(odata_action(segment));
-    let id_words = op
-        .operation_id
-        .map(|id| words(action_part(id)))
-        .unwrap_or_default();
-    let lead_words = lead_text(op).map(|(_, t)| words(&t)).unwrap_or_default();
+    let NameWords {
+        seg: seg_words,
+        id: id_words,
+        lead: lead_words,
+    } = NameWords::of(op);
     // "Updates or creates", `createOrUpdate`, an upsert: it may create, so a retry may too.
     // The summary says what the call does: `create-project-user` that "Adds a user to the
     // project" joins a set.
@@ -260,16 +280,19 @@ pub fn test_mode(op: &Operation<'_>) -> Option<String> {
 /// operationId, summary (else description) or last path segment is a deleting verb, and none
 /// of them is another write verb ("Delete and recreate" is no delete).
 fn deletes(op: &Operation<'_>) -> Option<String> {
-    let segment = last_literal_segment(op.path);
-    let seg_words = words(odata_action(segment));
-    let id_words = op
-        .operation_id
-        .map(|id| words(action_part(id)))
-        .unwrap_or_default();
-    let lead_words = lead_text(op).map(|(_, t)| words(&t)).unwrap_or_default();
+    let NameWords {
+        seg: seg_words,
+        id: id_words,
+        lead: lead_words,
+    } = NameWords::of(op);
+    // "Delete and recreate the index": the verb after "and" counts too.
+    let second_verb = (lead_words.get(1).map(String::as_str) == Some("and"))
+        .then(|| lead_words.get(2).map(|w| base_verb(w)))
+        .flatten();
     let heads: Vec<String> = [
         head_verb(&id_words, Some(op.method.key())).map(str::to_string),
         lead_words.first().map(|w| base_verb(w)),
+        second_verb,
         head_verb(&seg_words, None).map(str::to_string),
     ]
     .into_iter()
@@ -290,9 +313,15 @@ fn deletes(op: &Operation<'_>) -> Option<String> {
     {
         return None;
     }
+    // A write verb, or one done again (`recreate`, `reupload`: `re` and a write verb).
+    let writes = |h: &str| {
+        WRITE_VERBS.contains(&h)
+            || h.strip_prefix("re")
+                .is_some_and(|v| WRITE_VERBS.contains(&v))
+    };
     let other_write = heads
         .iter()
-        .any(|h| WRITE_VERBS.contains(&h.as_str()) && !DELETE_VERBS.contains(&h.as_str()))
+        .any(|h| writes(h) && !DELETE_VERBS.contains(&h.as_str()))
         || lead_words
             .iter()
             .take(6)

@@ -147,6 +147,7 @@ const CASES: &[Case] = &[
     case("post", "/v2/merchants/custom-attributes/bulk-delete", "BulkDeleteMerchantCustomAttributes", "BulkDeleteMerchantCustomAttributes", READS, "Square"),
     case("post", "/tasks/{task_gid}/removeFollowers", "removeFollowerForTask", "Remove followers from a task", READS, "Asana"),
     case("post", "/reactions.remove", "reactions_remove", "", READS, "Slack"),
+    case("post", "/indexes/{id}/rebuild", "", "Delete and recreate the index", WRITES, "the second verb recreates"),
     case("post", "/metadata_taxonomies/{namespace}/{taxonomy_key}/levels:trim", "post_metadata_taxonomies_id_id_levels:trim", "Delete the last metadata taxonomy level", WRITES, "Box: each repeat deletes another level"),
     // Test modes: duplicates are test data.
     case("post", "/v1/test_helpers/treasury/received_credits", "PostTestHelpersTreasuryReceivedCredits", "", READS, "Stripe"),
