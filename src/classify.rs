@@ -125,6 +125,26 @@ impl NameWords {
             lead: lead_text(op).map(|(_, t)| words(&t)).unwrap_or_default(),
         }
     }
+
+    /// The head verbs: the operationId's (after a leading method or qualifier), the summary's
+    /// first word and its second verb after "and" ("Uploads and replaces the favicon"), and the
+    /// last segment's when it may name the action.
+    fn heads(&self, op: &Operation<'_>, segment_counts: bool) -> Vec<String> {
+        let second_verb = (self.lead.get(1).map(String::as_str) == Some("and"))
+            .then(|| self.lead.get(2).map(|w| base_verb(w)))
+            .flatten();
+        [
+            head_verb(&self.id, Some(op.method.key())).map(str::to_string),
+            self.lead.first().map(|w| base_verb(w)),
+            second_verb,
+            segment_counts
+                .then(|| head_verb(&self.seg, None).map(str::to_string))
+                .flatten(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
 }
 
 /// What a state-changing POST does (see [`Effect`]), from its path, names and summary.
@@ -135,11 +155,8 @@ pub fn effect(op: &Operation<'_>) -> Effect {
         .rsplit('/')
         .next()
         .is_some_and(|s| s.starts_with('{'));
-    let NameWords {
-        seg: seg_words,
-        id: id_words,
-        lead: lead_words,
-    } = NameWords::of(op);
+    let names = NameWords::of(op);
+    let (seg_words, id_words, lead_words) = (&names.seg, &names.id, &names.lead);
     // "Updates or creates", `createOrUpdate`, an upsert: it may create, so a retry may too.
     // The summary says what the call does: `create-project-user` that "Adds a user to the
     // project" joins a set.
@@ -183,22 +200,8 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     {
         return creates(op);
     }
-    // "Uploads and replaces the favicon": the second verb says what a repeat does.
-    let second_verb = (lead_words.get(1).map(String::as_str) == Some("and"))
-        .then(|| lead_words.get(2).map(|w| base_verb(w)))
-        .flatten();
-    let heads: Vec<String> = [
-        head_verb(&id_words, Some(op.method.key())).map(str::to_string),
-        lead_words.first().map(|w| base_verb(w)),
-        second_verb,
-        // A path ending in a parameter names the resource, not the action.
-        (!ends_with_parameter)
-            .then(|| head_verb(&seg_words, None).map(str::to_string))
-            .flatten(),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
+    // A path ending in a parameter names the resource, not the action.
+    let heads = names.heads(op, !ends_with_parameter);
     let is = |list: &[&str]| heads.iter().find(|h| list.contains(&h.as_str())).cloned();
     if let Some(verb) = is(TRANSITION_VERBS) {
         return Effect::Transitions(verb);
@@ -216,9 +219,9 @@ pub fn effect(op: &Operation<'_>) -> Effect {
                 .cloned()
                 .collect()
         };
-        let object = until_to(&lead_words)
+        let object = until_to(lead_words)
             .into_iter()
-            .chain(until_to(&id_words))
+            .chain(until_to(id_words))
             .chain(seg_words.iter().cloned())
             .find(|w| SET_NOUNS.iter().any(|n| inflects(w, n)));
         if let Some(noun) = object {
@@ -280,24 +283,10 @@ pub fn test_mode(op: &Operation<'_>) -> Option<String> {
 /// operationId, summary (else description) or last path segment is a deleting verb, and none
 /// of them is another write verb ("Delete and recreate" is no delete).
 fn deletes(op: &Operation<'_>) -> Option<String> {
-    let NameWords {
-        seg: seg_words,
-        id: id_words,
-        lead: lead_words,
-    } = NameWords::of(op);
+    let names = NameWords::of(op);
+    let lead_words = &names.lead;
     // "Delete and recreate the index": the verb after "and" counts too.
-    let second_verb = (lead_words.get(1).map(String::as_str) == Some("and"))
-        .then(|| lead_words.get(2).map(|w| base_verb(w)))
-        .flatten();
-    let heads: Vec<String> = [
-        head_verb(&id_words, Some(op.method.key())).map(str::to_string),
-        lead_words.first().map(|w| base_verb(w)),
-        second_verb,
-        head_verb(&seg_words, None).map(str::to_string),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
+    let heads = names.heads(op, true);
     let verb = heads.iter().find(|h| DELETE_VERBS.contains(&h.as_str()))?;
     // "Deletes the last level": each repeat deletes another one.
     let ordinal = |t: &str| {
