@@ -234,6 +234,25 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     if let Some(verb) = is(SEND_VERBS) {
         return Effect::Sends(verb);
     }
+    // Stripe's `POST /v1/invoices/{invoice}` (`PostInvoicesInvoice`, "Draft invoices are fully
+    // editable"): a POST to a resource the same path also reads or deletes, named after its
+    // path rather than by a verb (`fireEvent` fires), updates that resource.
+    let addressed = op.neighbours.iter().any(|m| {
+        matches!(
+            m,
+            crate::model::Method::Get | crate::model::Method::Delete | crate::model::Method::Put
+        )
+    });
+    let path_words: Vec<String> = path.split('/').flat_map(words).collect();
+    let named_after_path = head_verb(id_words, Some(op.method.key()))
+        .is_none_or(|head| path_words.iter().any(|w| w == head));
+    if ends_with_parameter
+        && addressed
+        && named_after_path
+        && !heads.iter().any(|h| WRITE_VERBS.contains(&h.as_str()))
+    {
+        return Effect::Updates;
+    }
     creates(op)
 }
 
@@ -246,7 +265,10 @@ fn creates(op: &Operation<'_>) -> Effect {
         };
         // The sentence must speak of what is made, not of a link in the response ("The download
         // URL in the response expires after 1 hour").
-        let of_the_thing = text.split(['.', ';', '\n']).find_map(|sentence| {
+        // Summaries wrap lines mid-sentence ("expires after\nan hour"): sentences end at a full
+        // stop or a blank line, not at a line break.
+        let text = text.replace("\n\n", ". ").replace('\n', " ");
+        let of_the_thing = text.split(['.', ';']).find_map(|sentence| {
             let lower = sentence.to_ascii_lowercase();
             let m = SHORT_LIVED.find(sentence)?;
             (!lower.contains("url") && !lower.contains("link")).then(|| m.as_str().to_string())

@@ -396,6 +396,26 @@ pub struct Property<'a> {
     pub parent: Option<&'a str>,
 }
 
+/// A required body field that carries the version the client last read (Square's `version`:
+/// "The version of the invoice to cancel"): the server refuses a stale one, so a retry of an
+/// update or transition that already applied is refused rather than applied twice. The
+/// field's name.
+pub fn version_precondition<'a>(bundle: &'a Bundle, op: &Operation<'a>) -> Option<&'a str> {
+    body_properties(bundle, op).into_iter().find_map(|p| {
+        let name = squash(p.name);
+        let versioned = name == "version" || name.ends_with("version") || name == "etag";
+        let text = description_of(&p.schema)
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        let of_what_was_read = text.contains("version of the")
+            || text.contains("current version")
+            || text.contains("latest version")
+            || text.contains("optimistic")
+            || text.contains("concurren");
+        (p.required && versioned && of_what_was_read).then_some(p.name)
+    })
+}
+
 /// How deep `allOf`/`oneOf`/`anyOf` composition is followed for top-level properties.
 const MAX_COMPOSITION_DEPTH: usize = 8;
 

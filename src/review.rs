@@ -208,9 +208,9 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
             fixed_value_body(bundle, op).filter(|_| op.method == Method::Patch)
         {
             answer(
-                Verdict::Gap,
+                Verdict::Good,
                 format!(
-                    "repeats the same change (the body can only set fixed values: {}), but no If-Match guards against a concurrent change",
+                    "repeats the same change (the body can only set fixed values: {})",
                     fields.join(", ")
                 ),
                 Some(place(op.key)),

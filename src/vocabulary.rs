@@ -171,6 +171,9 @@ pub const TRANSITION_VERBS: &[&str] = &[
     "restrict",
     "end",
     "stop",
+    "release",
+    "enter",
+    "exit",
 ];
 
 /// Words that say an operation may create, even beside an update (`updateOrCreateInvoices`).
@@ -192,7 +195,16 @@ pub const DELETE_VERBS: &[&str] = &[
 ];
 
 /// Verbs that send a message, which a retry sends again.
-pub const SEND_VERBS: &[&str] = &["send", "resend", "notify", "remind", "email", "deliver"];
+pub const SEND_VERBS: &[&str] = &[
+    "send",
+    "resend",
+    "notify",
+    "remind",
+    "email",
+    "deliver",
+    "redeliver",
+    "fire",
+];
 
 /// Verbs that update the resource they are addressed to.
 pub const UPDATE_VERBS: &[&str] = &[

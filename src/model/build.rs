@@ -283,6 +283,10 @@ impl<'a> Builder<'a> {
                 request_body,
                 responses_key,
                 responses,
+                neighbours: Method::ALL
+                    .into_iter()
+                    .filter(|m| *m != method && item.node.get(m.key()).is_some())
+                    .collect(),
             };
             let parent = operation.display();
             self.operations.push(operation);

@@ -63,7 +63,41 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             || cx.moves_money(op).is_some(),
             || cx.relative_change(op).is_some(),
         );
+        // An update or transition that sends the version it was read at: a retry that already
+        // applied carries a stale version and is refused, not applied twice.
+        if matches!(effect, Effect::Updates | Effect::Transitions(_))
+            && crate::idempotency::version_precondition(cx.bundle, op).is_some()
+        {
+            continue;
+        }
+        // A transition with no body, or one that only names its target, repeats the very same
+        // request: it lands in the same state, and what matters is what a repeat answers.
+        let target_only = matches!(effect, Effect::Transitions(_))
+            && (op.request_body.is_none() || only_identifies(cx.bundle, op));
+        // What the spec says a repeat answers: a response described as "already" in that state.
+        let repeat = target_only.then(|| already_answer(op)).flatten();
+        if repeat.is_some_and(|status| status.starts_with('2')) {
+            continue;
+        }
         let (mut message, severity) = match &effect {
+            Effect::Transitions(verb) if let Some(status) = repeat => (
+                format!(
+                    "{} moves its resource to a state (`{verb}`) without an idempotency key, and \
+                     answers a repeat with {status}: a client retrying after a lost response \
+                     sees an error for a call that worked",
+                    op.display()
+                ),
+                Some(Severity::Info),
+            ),
+            Effect::Transitions(verb) if target_only => (
+                format!(
+                    "{} moves its resource to a state (`{verb}`) without an idempotency key, and \
+                     the spec does not say what a repeat answers: a client retrying after a lost \
+                     response needs the current state (2xx), not an error for a call that worked",
+                    op.display()
+                ),
+                Some(Severity::Info),
+            ),
             Effect::Creates => (
                 format!(
                     "{} has no idempotency key: a retried request may be processed twice",
@@ -125,7 +159,12 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 if keyed.len() == 1 { "s" } else { "" },
             ));
         }
-        let help = if effect == Effect::Updates {
+        let help = if target_only {
+            "answer a repeat with 200 and the current state, and say so in the response's \
+             description (or add a required `Idempotency-Key` header); if a repeat is harmless \
+             here, say so with `x-idempotency: false`"
+                .to_string()
+        } else if effect == Effect::Updates {
             "require an `If-Match` header with the resource's ETag (412 on a mismatch), or an \
              `Idempotency-Key` header; if a repeated update is harmless here, say so with \
              `x-idempotency: false`"
@@ -140,15 +179,6 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
              document how long keys are kept; if duplicates are harmless here, say so with \
              `x-idempotency: false`"
                 .to_string()
-        };
-        // A transition with no body repeats the very same request: a repeat is a no-op unless
-        // the API answers it with an error.
-        let severity = if matches!(effect, Effect::Transitions(_))
-            && (op.request_body.is_none() || only_identifies(cx.bundle, op))
-        {
-            Some(Severity::Info)
-        } else {
-            severity
         };
         let mut d = cx
             .diagnostic(&RULE, op.key, message)
@@ -211,4 +241,16 @@ pub(super) fn only_identifies(bundle: &crate::resolve::Bundle, op: &Operation<'_
             let name = crate::idempotency::squash(p.name);
             name == "expand" || name == "token" || name.ends_with("id") || name.ends_with("ids")
         })
+}
+
+/// The status of a response the spec describes as answering a resource already in the target
+/// state ("409 The user is already deactivated", "200 if already active").
+fn already_answer<'a>(op: &Operation<'a>) -> Option<&'a str> {
+    op.responses.iter().find_map(|r| {
+        let text = r.description?.to_ascii_lowercase();
+        crate::heuristics::words(&text)
+            .iter()
+            .any(|w| w == "already")
+            .then_some(r.status)
+    })
 }

@@ -46,7 +46,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     op.key,
                     format!(
                         "{} moves money ({evidence}) but has no idempotency key: a retried \
-                         request can charge twice",
+                         request can move (or record) the money twice",
                         op.display()
                     ),
                 )
@@ -65,7 +65,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 carrier.required_location(),
                 format!(
                     "{} moves money ({evidence}) but its idempotency key ({}) is optional: a \
-                     client that omits it can be charged twice on retry",
+                     retry from a client that omits it can move (or record) the money twice",
                     op.display(),
                     carrier.describe()
                 ),

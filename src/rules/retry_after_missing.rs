@@ -13,6 +13,21 @@ pub const RULE: Rule = Rule {
     check,
 };
 
+/// Descriptions of a 429 or 503 that waiting does not fix, so a Retry-After could only be a
+/// guess: a cap on concurrent work ("the maximum of 5 parallel downloads"), a business quota
+/// ("A credit card can only be checked 3 times in 24 hours"), or work that goes on ("The
+/// operation will continue after this response has been returned").
+static NO_BACKOFF: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?ix)\b(
+            (maximum|limit|number)\s+of\s+(\d+\s+)?(concurrent|parallel|simultaneous)
+          | can\s+only\s+be\s+\w+\s+\d+\s+times
+          | (will|to)\s+continue | continues\s+(to\s+run|running|in\s+the\s+background)
+        )\b",
+    )
+    .expect("valid regex")
+});
+
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // Each place to fix, with its status and the operations that answer with it, in the order
     // first met: a shared response is one place, however many operations use it.
@@ -33,6 +48,9 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     n.starts_with("ratelimit") || n.starts_with("x-ratelimit")
                 })
             {
+                continue;
+            }
+            if r.description.is_some_and(|d| NO_BACKOFF.is_match(d)) {
                 continue;
             }
             // A shared response is fixed once, where it is defined.

@@ -25,8 +25,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if !cx.duplicates_matter(op) || has_if_match(op) || !cx.carriers(op).is_empty() {
             continue;
         }
-        // A body that can change nothing has nothing to lose on a retry.
-        if nothing_writable(cx.bundle, op) {
+        // A body that can change nothing has nothing to lose on a retry; nor one whose every
+        // field takes one value (Adyen's `status: {enum: [expired]}`), a move to a target state
+        // that a retry repeats and no other change can have undone.
+        if nothing_writable(cx.bundle, op) || fixed_value_body(cx.bundle, op).is_some() {
             continue;
         }
         let merge_patch_only = op.request_body.as_ref().is_some_and(|b| {
@@ -39,20 +41,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let sets_fields = sets_fields(cx.bundle, op)
             && cx.relative_change(op).is_none()
             && cx.moves_money(op).is_none();
-        let diagnostic = if let Some(fields) = fixed_value_body(cx.bundle, op) {
-            let fields: Vec<String> = fields.iter().map(|f| format!("`{f}`")).collect();
-            cx.diagnostic(
-                &RULE,
-                op.key,
-                format!(
-                    "{} has no If-Match precondition; its body can only set fixed values ({}), so \
-                     a retry repeats the same change",
-                    op.display(),
-                    fields.join(", ")
-                ),
-            )
-            .with_severity(Severity::Info)
-        } else if merge_patch_only {
+        let diagnostic = if merge_patch_only {
             cx.diagnostic(
                 &RULE,
                 op.key,
