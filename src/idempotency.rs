@@ -8,7 +8,7 @@ use crate::resolve::{At, Bundle, Location};
 use crate::source::{Node, ScalarKind, Value};
 use crate::vocabulary::{
     AMBIGUOUS_FIELDS, DELIVERY_HEADER_ENDINGS, MONEY_VERBS, PREPOSITIONS, PRICING_NOUNS,
-    UNDOING_VERBS, UPDATE_VERBS,
+    SWITCHING_VERBS, UNDOING_VERBS, UPDATE_VERBS,
 };
 
 /// How an operation lets a client make a retry safe.
@@ -521,7 +521,8 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
     // Only of an instance: "Set up a recurring payment" on a collection makes one.
     .any(|w| {
         UNDOING_VERBS.contains(&w.as_str())
-            || (UPDATE_VERBS.contains(&w.as_str()) && op.path.contains('{'))
+            || ((UPDATE_VERBS.contains(&w.as_str()) || SWITCHING_VERBS.contains(&w.as_str()))
+                && op.path.contains('{'))
     });
     if undoes {
         return None;

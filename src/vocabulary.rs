@@ -174,6 +174,11 @@ pub const TRANSITION_VERBS: &[&str] = &[
     "release",
     "enter",
     "exit",
+    "freeze",
+    "unfreeze",
+    "join",
+    "leave",
+    "disconnect",
 ];
 
 /// Words that say an operation may create, even beside an update (`updateOrCreateInvoices`).
@@ -314,6 +319,20 @@ pub const PRICING_NOUNS: &[&str] = &[
 /// Verbs that undo or delete a record, which moves no money: `deleteBankTransfers`, "Cancel an
 /// authorised payment" (a void of an uncaptured authorisation).
 pub const UNDOING_VERBS: &[&str] = &["delete", "remove", "cancel", "void", "archive"];
+
+/// Verbs that switch a standing state of a resource, which moves no money when done to one
+/// (Unit's "Enable Recurring Payment", "Freeze Account"): the payments it makes are other calls.
+pub const SWITCHING_VERBS: &[&str] = &[
+    "enable",
+    "disable",
+    "pause",
+    "freeze",
+    "unfreeze",
+    "lock",
+    "unlock",
+    "suspend",
+    "unarchive",
+];
 
 /// Verbs that move money when they head a summary.
 pub const MONEY_VERBS: &[&str] = &[

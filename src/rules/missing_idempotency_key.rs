@@ -236,11 +236,13 @@ fn most_common<'s>(carriers: &[&'s str]) -> Option<&'s str> {
 /// `expand`, an auth `token`): a retry of it is the same request, as a bodiless one is.
 pub(super) fn only_identifies(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
     let props = crate::idempotency::body_properties(bundle, op);
-    !props.is_empty()
-        && props.iter().all(|p| {
-            let name = crate::idempotency::squash(p.name);
-            name == "expand" || name == "token" || name.ends_with("id") || name.ends_with("ids")
-        })
+    if props.is_empty() {
+        return empty_object_body(bundle, op);
+    }
+    props.iter().all(|p| {
+        let name = crate::idempotency::squash(p.name);
+        name == "expand" || name == "token" || name.ends_with("id") || name.ends_with("ids")
+    })
 }
 
 /// The status of a response the spec describes as answering a resource already in the target
@@ -253,4 +255,31 @@ fn already_answer<'a>(op: &Operation<'a>) -> Option<&'a str> {
             .any(|w| w == "already")
             .then_some(r.status)
     })
+}
+
+/// Whether every request body is an object that declares nothing it could hold (Unit's "Pass
+/// empty object in order for content-type to be aquired correctly": `{type: object}`): it
+/// carries no more than no body does.
+fn empty_object_body(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
+    use crate::source::Node;
+    let Some(body) = &op.request_body else {
+        return false;
+    };
+    !body.content.is_empty()
+        && body.form_fields.is_empty()
+        && body.content.iter().all(|m| {
+            m.schema.map(|s| bundle.deref(s)).is_some_and(|s| {
+                s.node.get("type").and_then(Node::as_str) == Some("object")
+                    && [
+                        "properties",
+                        "additionalProperties",
+                        "allOf",
+                        "oneOf",
+                        "anyOf",
+                        "patternProperties",
+                    ]
+                    .iter()
+                    .all(|k| s.node.get(k).is_none())
+            })
+        })
 }
