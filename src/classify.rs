@@ -203,7 +203,18 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     // A path ending in a parameter names the resource, not the action.
     let heads = names.heads(op, !ends_with_parameter);
     let is = |list: &[&str]| heads.iter().find(|h| list.contains(&h.as_str())).cloned();
-    if let Some(verb) = is(TRANSITION_VERBS) {
+    // A transition needs a resource to move: Vonage's `/psd2/{format}` (`verifyRequestWithPSD2`)
+    // takes only a response format, and makes a new verification.
+    let parameters: Vec<String> = path
+        .split('/')
+        .filter_map(|s| s.strip_prefix('{')?.strip_suffix('}'))
+        .map(|p| p.to_ascii_lowercase().replace(['_', '-'], ""))
+        .collect();
+    let targetless = !parameters.is_empty()
+        && parameters
+            .iter()
+            .all(|p| matches!(p.as_str(), "format" | "version" | "apiversion" | "locale"));
+    if let Some(verb) = is(TRANSITION_VERBS).filter(|_| !targetless) {
         return Effect::Transitions(verb);
     }
     // "Add labels to an issue", `addProject`, `/issues/{n}/labels` with an add: an add to an

@@ -569,7 +569,16 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
         .iter()
         .map(String::as_str)
         .skip_while(|w| matches!(*w, "a" | "an" | "the" | "new" | "one" | "or" | "more"))
-        .take_while(|w| !PREPOSITIONS.contains(w))
+        // A noun phrase is short and ends before a clause ("Stripe automatically finalizes
+        // drafts before sending and attempting payment on invoices" names no payment made).
+        .take_while(|w| {
+            !PREPOSITIONS.contains(w)
+                && !matches!(
+                    *w,
+                    "and" | "before" | "after" | "when" | "while" | "if" | "that"
+                )
+        })
+        .take(5)
         .collect();
     let funds = lead.windows(2).any(|p| p[0] == "of" && p[1] == "funds");
     (phrase.last().is_some_and(|w| is_money(w)) || funds).then(quote)
@@ -628,7 +637,7 @@ static NATURAL_KEY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new
 /// A property's description that says its value must be unique (not "is not unique").
 static UNIQUE_FIELD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\b(must\ be\ unique|(?:is|are|'s)\ unique\ (across|within|per|among))\b",
+        r"(?i)\b(must\ be\ unique|(?:is|are|'s)\ unique\ (across|within|per|among))\b|^\s*(?:an?\s+|the\s+)?unique\s+(?:name|title|slug|handle|label|login|username)\b",
     )
     .expect("valid regex")
 });
@@ -651,9 +660,18 @@ static IDEMPOTENT_BY_DESIGN: std::sync::LazyLock<regex::Regex> = std::sync::Lazy
           | already\s+exists?,?\s+(?:it\s+|this\s+endpoint\s+|the\s+\w+\s+)?returns?\s+the\s+existing
             # Square: 'If the payment is already canceled, no action is taken'
           | no\s+action\s+is\s+taken
+            # Slack: 'Opens or resumes a direct message'; 'Get or create a session'
+          | (?:opens?|starts?)\s+or\s+(?:resumes?|reopens?|returns?\s+the\s+existing)
+          | (?:gets?|finds?|fetch(?:es)?|retrieves?)\s+or\s+creates?
         )\b",
     )
     .expect("valid regex")
+});
+
+/// An operation's wording that what it makes must be unique by a value the client sends.
+static UNIQUE_PROSE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"(?i)\bmust\s+have\s+a\s+unique\s+`?\w+`?(?:\s+for\s+(?:a|its|the)\s+\w+)?")
+        .expect("valid regex")
 });
 
 /// How a create is protected by a natural key, if it is: a `409` (or `400`/`422`) that answers a
@@ -668,6 +686,23 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
             .get(key)
             .and_then(Node::as_str)
             .and_then(|t| IDEMPOTENT_BY_DESIGN.find(t))
+        {
+            return Some(format!("its {key}: \"{}\"", m.as_str()));
+        }
+    }
+    // "Each Push Provider must have a unique `name`", "Every user … must have a unique identifier
+    // for a login": the thing made is unique by something the client sends.
+    for key in ["summary", "description"] {
+        if let Some(m) = op
+            .node
+            .node
+            .get(key)
+            .and_then(Node::as_str)
+            .and_then(|t| UNIQUE_PROSE.find(t))
+            .filter(|m| {
+                let lower = m.as_str().to_ascii_lowercase();
+                !lower.contains("idempotency") && !lower.contains("request")
+            })
         {
             return Some(format!("its {key}: \"{}\"", m.as_str()));
         }

@@ -272,10 +272,8 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                     format!("a retry sends it again (`{verb}`): no key"),
                 ),
                 Effect::ShortLived(words) => (
-                    Verdict::Gap,
-                    format!(
-                        "a retry can leave a duplicate that expires unused (\"{words}\"): no key"
-                    ),
+                    Verdict::Good,
+                    format!("a retry can leave a duplicate, which expires unused (\"{words}\")"),
                 ),
                 Effect::JoinsSet(noun) => (
                     Verdict::Gap,

@@ -179,6 +179,7 @@ pub const TRANSITION_VERBS: &[&str] = &[
     "join",
     "leave",
     "disconnect",
+    "revert",
 ];
 
 /// Words that say an operation may create, even beside an update (`updateOrCreateInvoices`).

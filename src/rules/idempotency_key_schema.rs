@@ -95,7 +95,23 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             };
             out.push(d.with_operation(op).with_help(help));
         }
-        if schema.node.get("format").is_none() && schema.node.get("pattern").is_none() {
+        // A shape named in prose ("we recommend a UUID") is documented; a recommendation is
+        // no format to declare.
+        let shape_in_prose = [
+            param.description,
+            schema.node.get("description").and_then(Node::as_str),
+        ]
+        .into_iter()
+        .flatten()
+        .any(|d| {
+            crate::heuristics::words(d)
+                .iter()
+                .any(|w| matches!(w.as_str(), "uuid" | "uuids" | "guid" | "ulid" | "uuidv4"))
+        });
+        if schema.node.get("format").is_none()
+            && schema.node.get("pattern").is_none()
+            && !shape_in_prose
+        {
             out.push(
                 cx.diagnostic(
                     &RULE,

@@ -63,6 +63,11 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             || cx.moves_money(op).is_some(),
             || cx.relative_change(op).is_some(),
         );
+        // What a create makes expires on its own (a short-lived key, an upload that expires
+        // after an hour): a duplicate is left to expire unused.
+        if matches!(effect, Effect::ShortLived(_)) {
+            continue;
+        }
         // An update or transition that sends the version it was read at: a retry that already
         // applied carries a stale version and is refused, not applied twice.
         if matches!(effect, Effect::Updates | Effect::Transitions(_))
@@ -132,14 +137,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
                 Some(Severity::Warning),
             ),
-            Effect::ShortLived(words) => (
-                format!(
-                    "{} creates something short-lived (\"{words}\") without an idempotency key: a \
-                     retry can leave a duplicate, which expires unused",
-                    op.display()
-                ),
-                Some(Severity::Info),
-            ),
+            Effect::ShortLived(_) => unreachable!("a short-lived create is not reported"),
             Effect::JoinsSet(noun) => (
                 format!(
                     "{} adds to a set (`{noun}`) without an idempotency key: a retry adds the \
