@@ -23,7 +23,7 @@
 
 use crate::config::Settings;
 use crate::heuristics::words;
-use crate::model::Operation;
+use crate::model::{Method, Operation};
 use crate::source::Node;
 use crate::vocabulary::{
     CONNECT_SEGMENTS, CREATE_WORDS, DELETE_VERBS, DOMAIN_READS, EVALUATING_NOUNS, EVALUATING_VERBS,
@@ -248,19 +248,24 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     // Stripe's `POST /v1/invoices/{invoice}` (`PostInvoicesInvoice`, "Draft invoices are fully
     // editable"): a POST to a resource the same path also reads or deletes, named after its
     // path rather than by a verb (`fireEvent` fires), updates that resource.
-    let addressed = op.neighbours.iter().any(|m| {
-        matches!(
-            m,
-            crate::model::Method::Get | crate::model::Method::Delete | crate::model::Method::Put
-        )
-    });
-    let path_words: Vec<String> = path.split('/').flat_map(words).collect();
-    let named_after_path = head_verb(id_words, Some(op.method.key()))
-        .is_none_or(|head| path_words.iter().any(|w| w == head));
+    let addressed = op
+        .neighbours
+        .iter()
+        .any(|m| matches!(m, Method::Get | Method::Delete | Method::Put));
+    // Named after the path: an operationId of the method and the path's words only, and no
+    // summary to say more ("Enqueue a job" at `/queues/{queue_name}` adds to the queue).
+    let named_after_path = || {
+        let path_words: Vec<String> = path.split('/').flat_map(words).collect();
+        !id_words.is_empty()
+            && id_words
+                .iter()
+                .all(|w| w == op.method.key() || path_words.contains(w))
+            && op.node.node.get("summary").is_none()
+    };
     if ends_with_parameter
         && addressed
-        && named_after_path
         && !heads.iter().any(|h| WRITE_VERBS.contains(&h.as_str()))
+        && named_after_path()
     {
         return Effect::Updates;
     }
@@ -278,7 +283,10 @@ fn creates(op: &Operation<'_>) -> Effect {
         // URL in the response expires after 1 hour").
         // Summaries wrap lines mid-sentence ("expires after\nan hour"): sentences end at a full
         // stop or a blank line, not at a line break.
-        let text = text.replace("\n\n", ". ").replace('\n', " ");
+        let text = text
+            .replace("\r\n", "\n")
+            .replace("\n\n", ". ")
+            .replace('\n', " ");
         let of_the_thing = text.split(['.', ';']).find_map(|sentence| {
             let lower = sentence.to_ascii_lowercase();
             let m = SHORT_LIVED.find(sentence)?;
@@ -360,7 +368,7 @@ pub fn exemption(op: &Operation<'_>, settings: &Settings) -> Option<Exemption> {
     if let Some(why) = test_mode(op) {
         return Some(Exemption::TestMode(why));
     }
-    if op.method != crate::model::Method::Post {
+    if op.method != Method::Post {
         return None;
     }
     if let Some(verb) = deletes(op) {

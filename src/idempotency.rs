@@ -396,23 +396,55 @@ pub struct Property<'a> {
     pub parent: Option<&'a str>,
 }
 
-/// A required body field that carries the version the client last read (Square's `version`:
-/// "The version of the invoice to cancel"): the server refuses a stale one, so a retry of an
-/// update or transition that already applied is refused rather than applied twice. The
-/// field's name.
-pub fn version_precondition<'a>(bundle: &'a Bundle, op: &Operation<'a>) -> Option<&'a str> {
-    body_properties(bundle, op).into_iter().find_map(|p| {
+/// The status of a response the spec describes as answering a resource already in the state
+/// `verb` moves it to ("400 The application is already inactive" of `deactivate`, "200 if
+/// already unlocked" of `unlock`), errors first: what a repeat of the transition answers.
+pub fn repeat_answer<'a>(op: &Operation<'a>, verb: &str) -> Option<&'a str> {
+    let stem = verb.trim_end_matches('e');
+    // `deactivate` reaches "inactive", `activate` "active", `disable` "disabled".
+    let stem = stem.strip_prefix("de").unwrap_or(stem);
+    let stem = stem.strip_suffix("at").unwrap_or(stem);
+    let says = |r: &crate::model::Response<'a>| {
+        r.description.is_some_and(|d| {
+            let w = words(d);
+            w.windows(2).enumerate().any(|(i, pair)| {
+                pair[0] == "already"
+                    && [Some(&pair[1]), w.get(i + 2).filter(|_| pair[1] == "been")]
+                        .into_iter()
+                        .flatten()
+                        .any(|state| state.contains(stem))
+            })
+        })
+    };
+    let (ok, errors): (Vec<_>, Vec<_>) =
+        op.responses.iter().partition(|r| r.status.starts_with('2'));
+    errors
+        .into_iter()
+        .chain(ok)
+        .find(|r| says(r))
+        .map(|r| r.status)
+}
+
+/// Whether a required body field carries the version the client last read (Square's
+/// `version`: "The version of the invoice to cancel"): the server refuses a stale one, so a
+/// retry of an update or transition that already applied is refused rather than applied twice.
+pub fn version_precondition(bundle: &Bundle, op: &Operation<'_>) -> bool {
+    body_properties(bundle, op).into_iter().any(|p| {
         let name = squash(p.name);
-        let versioned = name == "version" || name.ends_with("version") || name == "etag";
-        let text = description_of(&p.schema)
-            .unwrap_or_default()
-            .to_ascii_lowercase();
-        let of_what_was_read = text.contains("version of the")
-            || text.contains("current version")
-            || text.contains("latest version")
-            || text.contains("optimistic")
-            || text.contains("concurren");
-        (p.required && versioned && of_what_was_read).then_some(p.name)
+        // The resource's own version, not the version of something else (`appVersion`).
+        let versioned = matches!(name.as_str(), "version" | "etag" | "revision");
+        let w = words(description_of(&p.schema).unwrap_or_default());
+        let phrase = |a: &str, b: &str| w.windows(2).any(|x| x[0] == a && x[1] == b);
+        // "The version of the invoice to cancel", "the current version", optimistic concurrency;
+        // not "the latest version of the firmware to install".
+        let of_what_was_read = (w.windows(3).any(|x| x == ["version", "of", "the"])
+            && !w
+                .iter()
+                .any(|x| x == "latest" || x == "install" || x == "deploy"))
+            || phrase("current", "version")
+            || phrase("must", "match")
+            || w.iter().any(|x| x == "optimistic" || x == "concurrency");
+        p.required && versioned && of_what_was_read
     })
 }
 

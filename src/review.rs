@@ -204,9 +204,10 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
         } else if has_if_match(op) {
             let at = op.header_param("If-Match").map(|p| place(p.declared));
             answer(Verdict::Good, "protected by an If-Match precondition", at)
-        } else if let Some(fields) =
-            fixed_value_body(bundle, op).filter(|_| op.method == Method::Patch)
-        {
+        } else if let Some(fields) = fixed_value_body(bundle, op).filter(|_| {
+            op.method == Method::Patch
+                && crate::idempotency::moves_money(bundle, op, settings).is_none()
+        }) {
             answer(
                 Verdict::Good,
                 format!(
@@ -257,16 +258,33 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
             use crate::classify::Effect;
             let (verdict, text) = match crate::rules::retry_effect(bundle, op, settings) {
                 Effect::Creates => (Verdict::Risk, "processed twice: no idempotency key".into()),
+                Effect::Updates | Effect::Transitions(_)
+                    if crate::idempotency::version_precondition(bundle, op) =>
+                {
+                    (
+                        Verdict::Good,
+                        "a stale retry is refused: the body requires the version it was read at"
+                            .to_string(),
+                    )
+                }
                 Effect::Updates => (
                     Verdict::Gap,
                     "a retry repeats the update and can overwrite a change made in between: no \
                      key, no If-Match"
                         .to_string(),
                 ),
-                Effect::Transitions(verb) => (
-                    Verdict::Gap,
-                    format!("a retry repeats the transition (`{verb}`): no key"),
-                ),
+                Effect::Transitions(verb) => match crate::idempotency::repeat_answer(op, &verb)
+                    .filter(|_| crate::rules::only_identifies_or_bodiless(bundle, op))
+                {
+                    Some(status) if status.starts_with('2') => (
+                        Verdict::Good,
+                        format!("a repeat is answered {status}, as the first (`{verb}`)"),
+                    ),
+                    _ => (
+                        Verdict::Gap,
+                        format!("a retry repeats the transition (`{verb}`): no key"),
+                    ),
+                },
                 Effect::Sends(verb) => (
                     Verdict::Gap,
                     format!("a retry sends it again (`{verb}`): no key"),
@@ -364,6 +382,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                 ),
                 None if crate::rules::concurrency_harmless(bundle, op, || {
                     relative_change_evidence(bundle, op).is_some()
+                        || crate::idempotency::moves_money(bundle, op, settings).is_some()
                 }) =>
                 {
                     answer(

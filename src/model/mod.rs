@@ -144,8 +144,8 @@ pub struct Operation<'a> {
     /// The `responses` key of the operation.
     pub responses_key: Option<Location>,
     pub responses: Vec<Response<'a>>,
-    /// The other methods its path item declares: a POST beside a GET or DELETE at the same
-    /// path is addressed to a resource that exists, not to a collection it adds to.
+    /// The other methods its path item declares: a POST beside a GET, PUT or DELETE at the
+    /// same path is addressed to a resource that exists, not to a collection it adds to.
     pub neighbours: Vec<Method>,
 }
 

@@ -17,7 +17,9 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let Some(carrier) = carriers.first() else {
             continue;
         };
-        if concurrency_harmless(cx.bundle, op, || cx.relative_change(op).is_some()) {
+        if concurrency_harmless(cx.bundle, op, || {
+            cx.relative_change(op).is_some() || cx.moves_money(op).is_some()
+        }) {
             continue;
         }
         // `x-idempotency: { concurrency: 425 }` documents another status; it must be declared.
@@ -57,11 +59,12 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
 /// Whether two concurrent copies of `op` can do no harm: an update of one resource sets the same
 /// values, a transition with no body (or one that only names its target) reaches the same state,
 /// so there is nothing for a 409 to keep from happening twice. Not a batch on a collection
-/// ("BatchChangeInventory" applies adjustments), nor a relative change.
+/// ("BatchChangeInventory" applies adjustments), nor what `repeats_harm` says moves money or
+/// changes something relatively ("Release the escrowed funds").
 pub(crate) fn concurrency_harmless(
     bundle: &crate::resolve::Bundle,
     op: &crate::model::Operation<'_>,
-    relative: impl FnOnce() -> bool,
+    repeats_harm: impl FnOnce() -> bool,
 ) -> bool {
     use crate::classify::Effect;
     if op.method != crate::model::Method::Post || !op.path.contains('{') {
@@ -70,9 +73,9 @@ pub(crate) fn concurrency_harmless(
     let harmless = match crate::classify::effect(op) {
         Effect::Updates => true,
         Effect::Transitions(_) => {
-            op.request_body.is_none() || super::missing_idempotency_key::only_identifies(bundle, op)
+            super::missing_idempotency_key::only_identifies_or_bodiless(bundle, op)
         }
         _ => false,
     };
-    harmless && !relative()
+    harmless && !repeats_harm()
 }

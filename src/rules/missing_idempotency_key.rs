@@ -71,21 +71,24 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         // An update or transition that sends the version it was read at: a retry that already
         // applied carries a stale version and is refused, not applied twice.
         if matches!(effect, Effect::Updates | Effect::Transitions(_))
-            && crate::idempotency::version_precondition(cx.bundle, op).is_some()
+            && crate::idempotency::version_precondition(cx.bundle, op)
         {
             continue;
         }
         // A transition with no body, or one that only names its target, repeats the very same
         // request: it lands in the same state, and what matters is what a repeat answers.
-        let target_only = matches!(effect, Effect::Transitions(_))
-            && (op.request_body.is_none() || only_identifies(cx.bundle, op));
+        let target_only =
+            matches!(effect, Effect::Transitions(_)) && only_identifies_or_bodiless(cx.bundle, op);
         // What the spec says a repeat answers: a response described as "already" in that state.
-        let repeat = target_only.then(|| already_answer(op)).flatten();
+        let repeat = match &effect {
+            Effect::Transitions(verb) if target_only => crate::idempotency::repeat_answer(op, verb),
+            _ => None,
+        };
         if repeat.is_some_and(|status| status.starts_with('2')) {
             continue;
         }
-        let (mut message, severity) = match &effect {
-            Effect::Transitions(verb) if let Some(status) = repeat => (
+        let (mut message, severity) = match (&effect, repeat) {
+            (Effect::Transitions(verb), Some(status)) => (
                 format!(
                     "{} moves its resource to a state (`{verb}`) without an idempotency key, and \
                      answers a repeat with {status}: a client retrying after a lost response \
@@ -94,7 +97,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
                 Some(Severity::Info),
             ),
-            Effect::Transitions(verb) if target_only => (
+            (Effect::Transitions(verb), _) if target_only => (
                 format!(
                     "{} moves its resource to a state (`{verb}`) without an idempotency key, and \
                      the spec does not say what a repeat answers: a client retrying after a lost \
@@ -103,14 +106,14 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
                 Some(Severity::Info),
             ),
-            Effect::Creates => (
+            (Effect::Creates, _) => (
                 format!(
                     "{} has no idempotency key: a retried request may be processed twice",
                     op.display()
                 ),
                 None,
             ),
-            Effect::Updates => (
+            (Effect::Updates, _) => (
                 format!(
                     "{} updates its resource without an idempotency key: a retry repeats the \
                      update and can overwrite a change made in between (it does not create \
@@ -120,7 +123,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 // Absolute values set again: what a PATCH of them is (info).
                 Some(Severity::Info),
             ),
-            Effect::Transitions(verb) => (
+            (Effect::Transitions(verb), _) => (
                 format!(
                     "{} moves its resource to a state (`{verb}`) without an idempotency key: a \
                      retry repeats the transition, harmless only if a repeat is answered with \
@@ -129,7 +132,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
                 Some(Severity::Warning),
             ),
-            Effect::Sends(verb) => (
+            (Effect::Sends(verb), _) => (
                 format!(
                     "{} sends a message (`{verb}`) without an idempotency key: a retry sends it \
                      again (a second email, text or notification)",
@@ -137,8 +140,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
                 Some(Severity::Warning),
             ),
-            Effect::ShortLived(_) => unreachable!("a short-lived create is not reported"),
-            Effect::JoinsSet(noun) => (
+            (Effect::ShortLived(_), _) => unreachable!("a short-lived create is not reported"),
+            (Effect::JoinsSet(noun), _) => (
                 format!(
                     "{} adds to a set (`{noun}`) without an idempotency key: a retry adds the \
                      same member again, harmless only if a repeat leaves one member and no \
@@ -230,6 +233,12 @@ fn most_common<'s>(carriers: &[&'s str]) -> Option<&'s str> {
         .map(|(c, _)| c)
 }
 
+/// Whether `op` has no request body, or one that only names what it acts on: a retry is the
+/// very same request.
+pub fn only_identifies_or_bodiless(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
+    op.request_body.is_none() || only_identifies(bundle, op)
+}
+
 /// Whether a request body only names what the call acts on (Slack's form `user_id`, Stripe's
 /// `expand`, an auth `token`): a retry of it is the same request, as a bodiless one is.
 pub(super) fn only_identifies(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
@@ -243,41 +252,41 @@ pub(super) fn only_identifies(bundle: &crate::resolve::Bundle, op: &Operation<'_
     })
 }
 
-/// The status of a response the spec describes as answering a resource already in the target
-/// state ("409 The user is already deactivated", "200 if already active").
-fn already_answer<'a>(op: &Operation<'a>) -> Option<&'a str> {
-    op.responses.iter().find_map(|r| {
-        let text = r.description?.to_ascii_lowercase();
-        crate::heuristics::words(&text)
-            .iter()
-            .any(|w| w == "already")
-            .then_some(r.status)
-    })
-}
-
-/// Whether every request body is an object that declares nothing it could hold (Unit's "Pass
-/// empty object in order for content-type to be aquired correctly": `{type: object}`): it
-/// carries no more than no body does.
+/// Whether every request body is an object that can hold nothing, or is said to be empty
+/// (Unit's "Pass empty object in order for content-type to be aquired correctly" on
+/// `{type: object}`): it carries no more than no body does. A bare `{type: object}` may hold
+/// anything.
 fn empty_object_body(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
     use crate::source::Node;
     let Some(body) = &op.request_body else {
         return false;
     };
+    let said_empty = |text: Option<&str>| {
+        text.is_some_and(|t| crate::heuristics::words(t).iter().any(|w| w == "empty"))
+    };
+    let body_said_empty = said_empty(
+        body.node
+            .and_then(|b| b.node.get("description"))
+            .and_then(Node::as_str),
+    );
     !body.content.is_empty()
         && body.form_fields.is_empty()
         && body.content.iter().all(|m| {
             m.schema.map(|s| bundle.deref(s)).is_some_and(|s| {
-                s.node.get("type").and_then(Node::as_str) == Some("object")
-                    && [
-                        "properties",
-                        "additionalProperties",
-                        "allOf",
-                        "oneOf",
-                        "anyOf",
-                        "patternProperties",
-                    ]
-                    .iter()
-                    .all(|k| s.node.get(k).is_none())
+                let closed = s.node.get("additionalProperties").and_then(Node::as_bool)
+                    == Some(false)
+                    || s.node.get("maxProperties").and_then(Node::scalar_text) == Some("0");
+                let empty = closed
+                    || body_said_empty
+                    || said_empty(s.node.get("description").and_then(Node::as_str));
+                empty
+                    && s.node.get("type").and_then(Node::as_str) == Some("object")
+                    && ["properties", "allOf", "oneOf", "anyOf", "patternProperties"]
+                        .iter()
+                        .all(|k| s.node.get(k).is_none())
+                    && s.node
+                        .get("additionalProperties")
+                        .is_none_or(|a| a.as_bool() == Some(false))
             })
         })
 }

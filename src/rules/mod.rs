@@ -37,7 +37,7 @@ use std::sync::{LazyLock, OnceLock};
 pub(crate) use incremental_update::evidence as relative_change_evidence;
 pub(crate) use json_patch_without_precondition::json_patch_ops;
 pub(crate) use missing_conflict_response::concurrency_harmless;
-pub(crate) use missing_idempotency_key::retry_effect;
+pub(crate) use missing_idempotency_key::{only_identifies_or_bodiless, retry_effect};
 pub(crate) use unprotected_patch::sets_fields;
 
 use crate::config::Settings;

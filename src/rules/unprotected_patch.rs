@@ -27,8 +27,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
         // A body that can change nothing has nothing to lose on a retry; nor one whose every
         // field takes one value (Adyen's `status: {enum: [expired]}`), a move to a target state
-        // that a retry repeats and no other change can have undone.
-        if nothing_writable(cx.bundle, op) || fixed_value_body(cx.bundle, op).is_some() {
+        // that a retry sets again, unless that moves money (`status: [approved]` of a payout).
+        if nothing_writable(cx.bundle, op)
+            || (fixed_value_body(cx.bundle, op).is_some() && cx.moves_money(op).is_none())
+        {
             continue;
         }
         let merge_patch_only = op.request_body.as_ref().is_some_and(|b| {
