@@ -710,32 +710,20 @@ static UNIQUE_PROSE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::ne
 /// second create as a duplicate ("already exists"), or a body property whose value must be
 /// unique. A retry is then refused instead of creating twice.
 pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
-    // "Calls to this endpoint are idempotent": the spec says a repeat is safe.
+    // "Calls to this endpoint are idempotent": the spec says a repeat is safe. "Each Push
+    // Provider must have a unique `name`", "Every user … must have a unique identifier for a
+    // login": the thing made is unique by something the client sends.
     for key in ["summary", "description"] {
-        if let Some(m) = op
-            .node
-            .node
-            .get(key)
-            .and_then(Node::as_str)
-            .and_then(|t| IDEMPOTENT_BY_DESIGN.find(t))
-        {
-            return Some(format!("its {key}: \"{}\"", m.as_str()));
-        }
-    }
-    // "Each Push Provider must have a unique `name`", "Every user … must have a unique identifier
-    // for a login": the thing made is unique by something the client sends.
-    for key in ["summary", "description"] {
-        if let Some(m) = op
-            .node
-            .node
-            .get(key)
-            .and_then(Node::as_str)
-            .and_then(|t| UNIQUE_PROSE.find(t))
-            .filter(|m| {
+        let Some(text) = op.node.node.get(key).and_then(Node::as_str) else {
+            continue;
+        };
+        let unique = || {
+            UNIQUE_PROSE.find(text).filter(|m| {
                 let lower = m.as_str().to_ascii_lowercase();
                 !lower.contains("idempotency") && !lower.contains("request")
             })
-        {
+        };
+        if let Some(m) = IDEMPOTENT_BY_DESIGN.find(text).or_else(unique) {
             return Some(format!("its {key}: \"{}\"", m.as_str()));
         }
     }
