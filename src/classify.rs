@@ -205,16 +205,17 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     let is = |list: &[&str]| heads.iter().find(|h| list.contains(&h.as_str())).cloned();
     // A transition needs a resource to move: Vonage's `/psd2/{format}` (`verifyRequestWithPSD2`)
     // takes only a response format, and makes a new verification.
-    let parameters: Vec<String> = path
-        .split('/')
-        .filter_map(|s| s.strip_prefix('{')?.strip_suffix('}'))
-        .map(|p| p.to_ascii_lowercase().replace(['_', '-'], ""))
-        .collect();
-    let targetless = !parameters.is_empty()
-        && parameters
-            .iter()
-            .all(|p| matches!(p.as_str(), "format" | "version" | "apiversion" | "locale"));
-    if let Some(verb) = is(TRANSITION_VERBS).filter(|_| !targetless) {
+    let names_a_resource = || {
+        let mut parameters = path_parameters(path).peekable();
+        parameters.peek().is_none()
+            || parameters.any(|p| {
+                !matches!(
+                    crate::idempotency::squash(p).as_str(),
+                    "format" | "version" | "apiversion" | "locale"
+                )
+            })
+    };
+    if let Some(verb) = is(TRANSITION_VERBS).filter(|_| names_a_resource()) {
         return Effect::Transitions(verb);
     }
     // "Add labels to an issue", `addProject`, `/issues/{n}/labels` with an add: an add to an
@@ -537,12 +538,7 @@ fn reads(op: &Operation<'_>, settings: &Settings) -> Option<String> {
     // A noun-first operationId by its last word, unless that word comes from a path parameter,
     // as in ids generated from the path (`PostShippingRatesShippingRateToken` for
     // `/v1/shipping_rates/{shipping_rate_token}`).
-    let parameter_words: Vec<String> = op
-        .path
-        .split('/')
-        .filter_map(|s| s.strip_prefix('{')?.strip_suffix('}'))
-        .flat_map(words)
-        .collect();
+    let parameter_words: Vec<String> = path_parameters(op.path).flat_map(words).collect();
     id_words
         .last()
         .filter(|w| !parameter_words.contains(w))
@@ -645,6 +641,12 @@ fn domain_read(words: &[String]) -> Option<(&'static str, &'static str)> {
             .find(|(a, b)| inflects(&pair[0], a) && inflects(&pair[1], b))
             .copied()
     })
+}
+
+/// The names of a path's parameters: `customer` and `id` of `/customers/{customer}/x/{id}`.
+fn path_parameters(path: &str) -> impl Iterator<Item = &str> {
+    path.split('/')
+        .filter_map(|s| s.strip_prefix('{')?.strip_suffix('}'))
 }
 
 /// The last path segment that is not a parameter: `search` of `/payments/search`, `proxy` of
