@@ -27,8 +27,8 @@ use crate::model::{Method, Operation};
 use crate::source::Node;
 use crate::vocabulary::{
     CONNECT_SEGMENTS, CREATE_WORDS, DELETE_VERBS, DOMAIN_READS, EVALUATING_NOUNS, EVALUATING_VERBS,
-    METHODS, PROXY_SEGMENTS, QUALIFIERS, SEND_VERBS, SET_NOUNS, STARTING_VERBS, TEST_VERBS,
-    TRANSITION_VERBS, UPDATE_VERBS, WRITE_VERBS,
+    METHODS, PREPOSITIONS, PROXY_SEGMENTS, QUALIFIERS, SEND_VERBS, SET_NOUNS, STARTING_VERBS,
+    TEST_VERBS, TRANSITION_VERBS, UPDATE_VERBS, WRITE_VERBS,
 };
 
 /// Why an operation's duplicates do not matter, in words a message or a review can quote.
@@ -147,6 +147,12 @@ impl NameWords {
     }
 }
 
+/// The head verbs of an operation's names: its operationId's, its summary's and its last
+/// segment's (see [`NameWords::heads`]).
+pub fn head_verbs(op: &Operation<'_>) -> Vec<String> {
+    NameWords::of(op).heads(op, true)
+}
+
 /// What a state-changing POST does (see [`Effect`]), from its path, names and summary.
 pub fn effect(op: &Operation<'_>) -> Effect {
     let path = op.path.split('?').next().unwrap_or(op.path);
@@ -157,6 +163,18 @@ pub fn effect(op: &Operation<'_>) -> Effect {
         .is_some_and(|s| s.starts_with('{'));
     let names = NameWords::of(op);
     let (seg_words, id_words, lead_words) = (&names.seg, &names.id, &names.lead);
+    // A transition verb as the last segment under the resource it acts on (`/invoices/{invoice}/
+    // pay`, `/orders/{id}/cancel`) says what the call does, whatever a description's first
+    // sentence tells of the product ("Stripe automatically creates and then attempts to collect
+    // payment on invoices").
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    if let [.., parent, _] = segments.as_slice()
+        && parent.starts_with('{')
+        && let [verb] = seg_words.as_slice()
+        && TRANSITION_VERBS.contains(&verb.as_str())
+    {
+        return Effect::Transitions(verb.clone());
+    }
     // "Updates or creates", `createOrUpdate`, an upsert: it may create, so a retry may too.
     // The summary says what the call does: `create-project-user` that "Adds a user to the
     // project" joins a set.
@@ -189,7 +207,7 @@ pub fn effect(op: &Operation<'_>) -> Effect {
         return Effect::Updates;
     }
     if may_create {
-        return creates(op);
+        return creates_or_replaces(op);
     }
     // The summary is written for people and says what the call does; an operationId's first
     // word may be the product's name (Vonage's `verifyRequest`, "Request a Verification"). A
@@ -224,16 +242,22 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     if into_something && heads.iter().any(|h| h == "add") {
         // The object of the add, up to "to": `labels` of "Add labels to an issue", not `topic`
         // of "Add a message to the topic" (which posts a message).
-        let until_to = |w: &[String]| -> Vec<String> {
+        // Its head noun, the last word before "to" or another preposition: `assignments` of
+        // "Add organization assignments", not `user` of "Add user avatar". "Add or update"
+        // sets.
+        let head_noun = |w: &[String]| -> Option<String> {
+            if w.get(1).is_some_and(|x| x == "or") {
+                return None;
+            }
             w.iter()
                 .skip(1)
-                .take_while(|x| x.as_str() != "to")
+                .take_while(|x| !PREPOSITIONS.contains(&x.as_str()))
+                .last()
                 .cloned()
-                .collect()
         };
-        let object = until_to(lead_words)
+        let object = head_noun(lead_words)
             .into_iter()
-            .chain(until_to(id_words))
+            .chain(head_noun(id_words))
             .chain(seg_words.iter().cloned())
             .find(|w| SET_NOUNS.iter().any(|n| inflects(w, n)));
         if let Some(noun) = object {
@@ -270,12 +294,62 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     {
         return Effect::Updates;
     }
-    creates(op)
+    creates_or_replaces(op)
+}
+
+/// [`creates`], unless what is made is the one of its kind under the resource its path names
+/// (`/users/{user_id}/avatar`, `/apps/{appId}/logo`): made again, it replaces the first instead
+/// of adding another.
+fn creates_or_replaces(op: &Operation<'_>) -> Effect {
+    let path = op.path.split('?').next().unwrap_or(op.path);
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let singleton = match segments.as_slice() {
+        [.., parent, last] if parent.starts_with('{') && !last.starts_with('{') => {
+            let noun = words(odata_action(last)).pop().unwrap_or_default();
+            let singular =
+                !noun.ends_with('s') || ["ss", "us", "is"].iter().any(|e| noun.ends_with(e));
+            // An OData action (`microsoft.graph.copy`) or a verb (`rerun`) acts; a noun is made.
+            !last.contains('.')
+                && singular
+                && !WRITE_VERBS.contains(&noun.as_str())
+                && !STARTING_VERBS.contains(&noun.as_str())
+                && op.item_parameter.is_none()
+        }
+        _ => false,
+    };
+    // The one of its kind when the same path also reads, replaces or deletes it (Box's avatar),
+    // or when it is uploaded (Okta's "Upload an application logo"); "Create a video remix"
+    // makes another each time.
+    let names = NameWords::of(op);
+    let heads = names.heads(op, false);
+    let addressed = !op.neighbours.is_empty()
+        && heads.iter().any(|h| {
+            CREATE_WORDS.contains(&h.as_str()) || matches!(h.as_str(), "add" | "upload" | "post")
+        });
+    let uploaded = heads.iter().any(|h| h == "upload");
+    if singleton && (addressed || uploaded) {
+        Effect::Updates
+    } else {
+        creates(op)
+    }
 }
 
 /// A create, or one whose summary or description says it makes something that expires on its
 /// own.
 fn creates(op: &Operation<'_>) -> Effect {
+    // A session (an upload session, a checkout session, a realtime session) is made to be used
+    // once and expires: a retry's duplicate is left unused.
+    let made = [
+        words(odata_action(last_literal_segment(op.path))).pop(),
+        op.operation_id.and_then(|id| words(action_part(id)).pop()),
+    ];
+    if let Some(noun) = made
+        .into_iter()
+        .flatten()
+        .find(|w| w == "session" || w == "sessions")
+    {
+        return Effect::ShortLived(format!("a {}", noun.trim_end_matches('s')));
+    }
     for key in ["summary", "description"] {
         let Some(text) = op.node.node.get(key).and_then(Node::as_str) else {
             continue;
@@ -444,22 +518,6 @@ fn reads(op: &Operation<'_>, settings: &Settings) -> Option<String> {
         return Some(quote().unwrap_or_else(|| seg_words[0].clone()));
     }
 
-    // A write verb at the head of the operationId, the segment or the summary vetoes.
-    let id_head = head_verb(&id_words, Some(op.method.key()));
-    let seg_head = head_verb(&seg_words, None);
-    let summary = summary_head(&lead_words);
-    // The verb of the summary: "Invoke action sendMail" sends.
-    let summary_verb = summary
-        .as_ref()
-        .map(|(head, rest)| rest.and_then(|r| head_verb(r, None)).unwrap_or(head));
-    if [id_head, seg_head, summary_verb]
-        .into_iter()
-        .flatten()
-        .any(|h| WRITE_VERBS.contains(&h))
-    {
-        return None;
-    }
-
     // Verbs in head position match exactly: `verification_sessions` is a noun phrase.
     let verb = |w: &str| {
         settings
@@ -471,6 +529,27 @@ fn reads(op: &Operation<'_>, settings: &Settings) -> Option<String> {
             .find(|v| v.eq_ignore_ascii_case(w))
             .map(|v| v.to_string())
     };
+    let seg_head = head_verb(&seg_words, None);
+    let summary = summary_head(&lead_words);
+    // The verb of the summary: "Invoke action sendMail" sends.
+    let summary_verb = summary
+        .as_ref()
+        .map(|(head, rest)| rest.and_then(|r| head_verb(r, None)).unwrap_or(head));
+    // A write verb at the head of the operationId, the segment or the summary vetoes; but not
+    // the CRUD verb of an operationId generated from the path when the segment and the
+    // description say it reads (Twilio's `UpdateFlowValidate` for `/Flows/Validate`, "Validate
+    // flow JSON definition"): that verb says how the SDK calls it, not what it does.
+    let reads_by_verb = seg_head.and_then(verb).is_some() && summary_verb.and_then(verb).is_some();
+    let id_head = head_verb(&id_words, Some(op.method.key()))
+        .filter(|_| !(reads_by_verb && generated_from_path(&id_words, op.path)));
+    if [id_head, seg_head, summary_verb]
+        .into_iter()
+        .flatten()
+        .any(|h| WRITE_VERBS.contains(&h))
+    {
+        return None;
+    }
+
     if let Some(w) = id_head.and_then(verb) {
         return Some(w);
     }
@@ -627,10 +706,34 @@ fn head_verb<'w>(words: &'w [String], method: Option<&str>) -> Option<&'w str> {
     if rest.len() > 1 && method.is_some_and(|m| rest[0] == m) {
         rest = &rest[1..];
     }
-    while rest.len() > 1 && QUALIFIERS.contains(&rest[0].as_str()) {
+    // Qualifiers and adverbs before the verb: `BulkRetrieveBookings`, Microsoft Graph's
+    // `tentativelyAccept`.
+    while rest.len() > 1 && (QUALIFIERS.contains(&rest[0].as_str()) || adverb(&rest[0])) {
         rest = &rest[1..];
     }
     rest.first().map(String::as_str)
+}
+
+/// Whether an operationId is a CRUD verb and the words of its path (Twilio's
+/// `UpdateFlowValidate` for `/v2/Flows/Validate`), as SDK generators write them.
+fn generated_from_path(id_words: &[String], path: &str) -> bool {
+    let singular = |w: &str| w.strip_suffix('s').unwrap_or(w).to_string();
+    let path_words: Vec<String> = path
+        .split('/')
+        .filter(|s| !s.starts_with('{'))
+        .flat_map(words)
+        .map(|w| singular(&w))
+        .collect();
+    id_words.len() > 2
+        && matches!(id_words[0].as_str(), "create" | "update")
+        && id_words[1..]
+            .iter()
+            .all(|w| path_words.contains(&singular(w)))
+}
+
+/// An adverb of manner (`tentatively`, `partially`, `permanently`): no verb of its own.
+fn adverb(word: &str) -> bool {
+    word.len() > 6 && word.ends_with("ly") && !matches!(word, "apply" | "reply" | "supply")
 }
 
 /// The first pair of [`DOMAIN_READS`] standing next to each other in `words`.

@@ -7,8 +7,9 @@ use crate::model::{Operation, Parameter};
 use crate::resolve::{At, Bundle, Location};
 use crate::source::{Node, ScalarKind, Value};
 use crate::vocabulary::{
-    AMBIGUOUS_FIELDS, DELIVERY_HEADER_ENDINGS, MONEY_VERBS, PREPOSITIONS, PRICING_NOUNS,
-    SWITCHING_VERBS, UNDOING_VERBS, UPDATE_VERBS,
+    AMBIGUOUS_FIELDS, AMBIGUOUS_MONEY_VERBS, DELIVERY_HEADER_ENDINGS, MONEY_OBJECTS, MONEY_VERBS,
+    ONE_SHOT_MONEY_VERBS, PREPOSITIONS, PRICING_NOUNS, SWITCHING_VERBS, UNDOING_VERBS,
+    UPDATE_VERBS,
 };
 
 /// How an operation lets a client make a retry safe.
@@ -448,6 +449,51 @@ pub fn version_precondition(bundle: &Bundle, op: &Operation<'_>) -> bool {
     })
 }
 
+/// The resource's own version for optimistic concurrency, as the operation's success response
+/// shows it (Kubernetes' `metadata.resourceVersion`, "May be used for optimistic concurrency"):
+/// a client sends it back in a merge patch or `test`s it in a JSON Patch, and a stale retry is
+/// refused as If-Match would refuse it. Where it is, as `metadata.resourceVersion`.
+pub fn resource_version(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
+    let response = op.responses.iter().find(|r| r.status == "200")?;
+    let mut schemas: Vec<At<'_>> = Vec::new();
+    if let Some(s) = response.node.get("schema") {
+        schemas.push(s);
+    }
+    if let Some(content) = response.node.get("content").map(|c| bundle.deref(c)) {
+        for e in content.node.entries() {
+            if let Some(s) = bundle.deref(content.with(&e.value)).get("schema") {
+                schemas.push(s);
+            }
+        }
+    }
+    let versions = |p: &Property<'_>| {
+        let name = squash(p.name);
+        (name.ends_with("version") || name.ends_with("etag") || name == "revision")
+            && description_of(&p.schema).is_some_and(|d| {
+                let w = words(d);
+                w.windows(2).any(|x| {
+                    x[1] == "concurrency" && matches!(x[0].as_str(), "optimistic" | "for")
+                        || (x[0] == "concurrency" && x[1] == "control")
+                })
+            })
+    };
+    for schema in schemas {
+        let mut props = Vec::new();
+        schema_properties(bundle, schema, 0, &mut props);
+        if let Some(p) = props.iter().find(|p| versions(p)) {
+            return Some(p.name.to_string());
+        }
+        for outer in &props {
+            let mut inner = Vec::new();
+            schema_properties(bundle, outer.schema, 0, &mut inner);
+            if let Some(p) = inner.iter().find(|p| versions(p)) {
+                return Some(format!("{}.{}", outer.name, p.name));
+            }
+        }
+    }
+    None
+}
+
 /// How deep `allOf`/`oneOf`/`anyOf` composition is followed for top-level properties.
 const MAX_COMPOSITION_DEPTH: usize = 8;
 
@@ -561,6 +607,23 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
     }
     let props = body_properties(bundle, op);
     let has = |name: &str| props.iter().any(|p| p.name.eq_ignore_ascii_case(name));
+    // Settling the one resource the path names (`/orders/{id}/capture`, `/invoices/{invoice}/pay`)
+    // with no amount of its own to send: it happens once, and a repeat is refused as already
+    // done (PayPal's ORDER_ALREADY_CAPTURED). It is a transition of that resource, not money
+    // moved again; a refund or a transfer makes another each time.
+    let settles_once = {
+        let segments: Vec<&str> = op.path.split('/').filter(|s| !s.is_empty()).collect();
+        matches!(segments.as_slice(), [.., parent, last]
+            if parent.starts_with('{')
+                && words(last).len() == 1
+                && ONE_SHOT_MONEY_VERBS.contains(&words(last)[0].as_str()))
+    };
+    let amount_required = props
+        .iter()
+        .any(|p| p.required && (squash(p.name).contains("amount") || squash(p.name) == "value"));
+    if settles_once && !amount_required {
+        return None;
+    }
     if !prices_only {
         if has("amount") && has("currency") {
             return Some("body has `amount` and `currency`".to_string());
@@ -592,9 +655,6 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
         )
     };
     let verb = lead.first()?;
-    if MONEY_VERBS.contains(&crate::classify::base_verb(verb).as_str()) {
-        return Some(quote());
-    }
     // The noun phrase after the verb, up to a preposition: "a payout" of "Create a payout for an
     // account", "payment method" of "Update a payment method" (whose head is `method`).
     let phrase: Vec<&str> = lead[1..]
@@ -612,6 +672,26 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
         })
         .take(5)
         .collect();
+    let verb = crate::classify::base_verb(verb);
+    if MONEY_VERBS.contains(&verb.as_str()) {
+        // `transfer`, `capture` and `charge` also move calls, repositories, screenshots and
+        // batteries: they need money in what they act on ("Transfer an active SIP call" moves
+        // none), or nothing named at all ("Capture").
+        let ambiguous = AMBIGUOUS_MONEY_VERBS.contains(&verb.as_str());
+        let money_object = || {
+            phrase.is_empty()
+                || phrase.iter().any(|w| {
+                    is_money(w)
+                        || MONEY_OBJECTS
+                            .iter()
+                            .any(|n| crate::classify::inflects(w, n))
+                })
+        };
+        if !ambiguous || money_object() {
+            return Some(quote());
+        }
+        return None;
+    }
     let funds = lead.windows(2).any(|p| p[0] == "of" && p[1] == "funds");
     (phrase.last().is_some_and(|w| is_money(w)) || funds).then(quote)
 }
@@ -734,19 +814,145 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
     if let Some(r) = answered {
         return Some(format!("the {} response", r.status));
     }
+    // A success that answers a repeat beside the one that answers a create: GitHub's 200
+    // "Reaction exists" beside 201 "Reaction created", 204 "Response when already merged".
+    let created = op.responses.iter().any(|r| r.status == "201");
+    let repeat_answered = op.responses.iter().find(|r| {
+        r.status.starts_with('2')
+            && r.status != "201"
+            && r.description.is_some_and(|d| {
+                REPEAT_FOUND.is_match(d) || (created && words(d).iter().any(|x| x == "exists"))
+            })
+    });
+    if let Some(r) = repeat_answered {
+        return Some(format!("the {} response answers a repeat", r.status));
+    }
+    let props = body_properties(bundle, op);
+    let writable =
+        |p: &&Property<'_>| p.schema.node.get("readOnly").and_then(Node::as_bool) != Some(true);
+    // The client names what it creates: the body carries the value that names the new item in
+    // the path under this one (Twilio's `Identity` of `/Entities/{Identity}`, a label's `name`
+    // of `/labels/{name}`, Kubernetes' `metadata.name` of `/pods/{name}`). A second create of
+    // the same name is refused.
+    if let Some(param) = op.item_parameter {
+        let collection = last_literal_words(op.path);
+        let names_item = |name: &str| names_item(param, name, &collection);
+        if let Some(p) = props
+            .iter()
+            .filter(writable)
+            .find(|p| p.required && names_item(p.name) && scalar_value(p.name, &p.schema))
+        {
+            return Some(format!(
+                "the `{}` it sends names the new item (`{{{param}}}`)",
+                p.name
+            ));
+        }
+        // One level down, when its description says it is unique (`metadata.name`: "Name must
+        // be unique within a namespace").
+        for outer in props.iter().filter(writable) {
+            let mut inner = Vec::new();
+            schema_properties(bundle, outer.schema, 0, &mut inner);
+            if let Some(p) = inner.iter().find(|p| {
+                names_item(p.name)
+                    && description_of(&p.schema).is_some_and(|d| UNIQUE_FIELD.is_match(d))
+            }) {
+                return Some(format!(
+                    "the `{}.{}` it sends names the new item (`{{{param}}}`)",
+                    outer.name, p.name
+                ));
+            }
+        }
+    }
+    // A required name or identity described as unique: "A unique and addressable name to be
+    // assigned to this Rate Limit", "The unique external identifier for the Entity".
+    if let Some(p) = props.iter().filter(writable).find(|p| {
+        p.required
+            && naming_field(p.name)
+            && description_of(&p.schema).is_some_and(|d| UNIQUE_NAMING.is_match(d))
+    }) {
+        return Some(format!("the unique `{}`", p.name));
+    }
     // A unique field is a natural key when every request must carry it (Stripe's required
     // `reference`, "Must be unique across all transactions"), or when a conflict is declared
     // for it.
     let conflict = op.response("409").is_some();
-    body_properties(bundle, op)
-        .into_iter()
+    props
+        .iter()
+        .filter(writable)
         .find(|p| {
             (p.required || conflict)
-                && p.schema.node.get("readOnly").and_then(Node::as_bool) != Some(true)
                 && description_of(&p.schema).is_some_and(|d| UNIQUE_FIELD.is_match(d))
         })
         .map(|p| format!("the unique `{}`", p.name))
 }
+
+/// Whether a field holds a plain value, a name or a number: not a file's bytes (Stripe's
+/// `file` of `/v1/files/{file}` is the upload), an object or a list.
+fn scalar_value(name: &str, schema: &At<'_>) -> bool {
+    let node = schema.node;
+    // An upload's content is no name, typed or not (Stripe's 2022 `file` is a plain string).
+    !matches!(
+        squash(name).as_str(),
+        "file" | "content" | "data" | "body" | "image" | "attachment"
+    ) && !matches!(
+        node.get("format").and_then(Node::as_str),
+        Some("binary" | "byte" | "base64")
+    ) && !matches!(
+        node.get("type").and_then(Node::as_str),
+        Some("object" | "array" | "file")
+    ) && node.get("properties").is_none()
+}
+
+/// The words of a path's last literal segment: `entities` of `/Services/{Sid}/Entities`.
+fn last_literal_words(path: &str) -> Vec<String> {
+    path.split('/')
+        .rev()
+        .find(|s| !s.is_empty() && !s.starts_with('{'))
+        .map(words)
+        .unwrap_or_default()
+}
+
+/// Whether a body field `name` is what the item parameter `param` of the collection holds:
+/// the same name (`Identity`, `name`), or the collection's noun and the name (`petId` of
+/// `/pets` for `id`).
+fn names_item(param: &str, name: &str, collection: &[String]) -> bool {
+    if squash_eq(param, name) {
+        return true;
+    }
+    let param = squash(param);
+    let name = squash(name);
+    collection.last().is_some_and(|noun| {
+        let singular = noun.strip_suffix('s').unwrap_or(noun);
+        param.strip_suffix(name.as_str()) == Some(singular) && !name.is_empty()
+    })
+}
+
+/// Fields that name or identify what holds them: `UniqueName`, `Identity`, `slug`, `username`.
+fn naming_field(name: &str) -> bool {
+    let name = squash(name);
+    name.ends_with("name")
+        || matches!(
+            name.as_str(),
+            "identity" | "slug" | "handle" | "login" | "email" | "key" | "code" | "externalid"
+        )
+}
+
+/// A success's description that says the thing was found done ("Response when already merged",
+/// "the user is already a member"), not that something else was ("Jobs that have already
+/// finished cannot be cancelled").
+static REPEAT_FOUND: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)already\s+(?:been\s+)?(?:exists?|added|merged|created|present|a\s+member|subscribed|applied|registered|linked|assigned|attached|granted)",
+    )
+    .expect("valid regex")
+});
+
+/// A field's description that says its value is unique to what it names: "A unique and
+/// addressable name", "Provides a unique name", "uniquely identifies the resource".
+static UNIQUE_NAMING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"(?i)^\s*(?:[a-z]+\s+)?(?:an?|the)\s+unique\b|\buniquely\s+identif")
+        .expect("valid regex")
+});
 
 /// Where a status is missing: the operation's `responses` key when it has one of its own, else
 /// the method key.

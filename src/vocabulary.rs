@@ -93,6 +93,8 @@ pub const EVALUATING_VERBS: &[&str] = &[
     "classify",
     "detect",
     "autocomplete",
+    // "Parse a given string expression into an attributeMappingSource object".
+    "parse",
 ];
 
 /// Nouns that name an evaluation, beside the configurable read-only words, as the head noun of
@@ -112,6 +114,8 @@ pub const DOMAIN_READS: &[(&str, &str)] = &[
     ("access", "review"),
     ("token", "review"),
     ("rules", "review"),
+    // Kubernetes' `selfsubjectreviews`: who the caller is, computed, never stored.
+    ("subject", "review"),
 ];
 
 /// Verbs of a test delivery, read-only as a summary's head or a whole last segment.
@@ -180,6 +184,17 @@ pub const TRANSITION_VERBS: &[&str] = &[
     "leave",
     "disconnect",
     "revert",
+    // Moving a message to a folder, a card to a list: a repeat finds it there.
+    "move",
+    // "Confirm the Order", "Confirm a PaymentIntent": a confirmed one is not confirmed again.
+    "confirm",
+    "terminate",
+    // Settling one resource: a captured order, a paid invoice, an authorized order.
+    "capture",
+    "pay",
+    "authorize",
+    "authorise",
+    "settle",
 ];
 
 /// Words that say an operation may create, even beside an update (`updateOrCreateInvoices`).
@@ -210,11 +225,15 @@ pub const SEND_VERBS: &[&str] = &[
     "deliver",
     "redeliver",
     "fire",
+    // Mail: a forward or a reply is a new message sent (Microsoft Graph's `forward`,
+    // `replyAll`).
+    "forward",
+    "reply",
 ];
 
 /// Verbs that update the resource they are addressed to.
 pub const UPDATE_VERBS: &[&str] = &[
-    "update", "modify", "set", "change", "edit", "replace", "patch",
+    "update", "modify", "set", "change", "edit", "replace", "patch", "revise", "snooze",
 ];
 
 /// Nouns of sets whose members an `add` joins, where adding one twice leaves one.
@@ -237,6 +256,15 @@ pub const SET_NOUNS: &[&str] = &[
     "scope",
     "topic",
     "channel",
+    // Assignments of existing things ("Add organizations to the enterprise coding agent
+    // policy", "Add organization assignments"), not content made by the add.
+    "organization",
+    "org",
+    "user",
+    "repository",
+    "repo",
+    "assignment",
+    "contact",
 ];
 
 // Relative changes (`heuristics`)
@@ -319,7 +347,9 @@ pub const PRICING_NOUNS: &[&str] = &[
 
 /// Verbs that undo or delete a record, which moves no money: `deleteBankTransfers`, "Cancel an
 /// authorised payment" (a void of an uncaptured authorisation).
-pub const UNDOING_VERBS: &[&str] = &["delete", "remove", "cancel", "void", "archive"];
+pub const UNDOING_VERBS: &[&str] = &[
+    "delete", "remove", "cancel", "void", "archive", "dismiss", "reject", "decline",
+];
 
 /// Verbs that switch a standing state of a resource, which moves no money when done to one
 /// (Unit's "Enable Recurring Payment", "Freeze Account"): the payments it makes are other calls.
@@ -338,6 +368,43 @@ pub const SWITCHING_VERBS: &[&str] = &[
 /// Verbs that move money when they head a summary.
 pub const MONEY_VERBS: &[&str] = &[
     "pay", "charge", "refund", "capture", "transfer", "withdraw", "deposit", "disburse", "remit",
+];
+
+/// Money verbs that settle the one resource a path names, once: a captured order is not
+/// captured again, a paid invoice not paid again.
+pub const ONE_SHOT_MONEY_VERBS: &[&str] = &[
+    "capture",
+    "pay",
+    "authorize",
+    "authorise",
+    "confirm",
+    "complete",
+    "settle",
+    "finalize",
+];
+
+/// Money verbs that also move other things (a call, a repository, a screenshot): they move money
+/// only when what they act on is money or holds it.
+pub const AMBIGUOUS_MONEY_VERBS: &[&str] = &["transfer", "capture", "charge"];
+
+/// What a money verb acts on when it moves money, beside the money words: "Charge a customer",
+/// "Capture an authorization", "Transfer funds between accounts".
+pub const MONEY_OBJECTS: &[&str] = &[
+    "funds",
+    "money",
+    "amount",
+    "balance",
+    "invoice",
+    "bill",
+    "card",
+    "customer",
+    "account",
+    "wallet",
+    "authorization",
+    "authorisation",
+    "fee",
+    "credit",
+    "cash",
 ];
 
 pub const PREPOSITIONS: &[&str] = &[

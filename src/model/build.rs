@@ -78,6 +78,24 @@ pub fn build(bundle: &Bundle) -> Result<Api<'_>, NotOpenApi> {
             let item = paths.with(&e.value);
             b.path_item(item, &e.key.text, Site::Path, 0);
         }
+        // `/Entities/{Identity}` under `/Entities`: the parameter that names an item.
+        let items: std::collections::HashMap<&str, &str> = paths
+            .node
+            .entries()
+            .iter()
+            .filter_map(|e| {
+                let (prefix, last) = e.key.text.trim_end_matches('/').rsplit_once('/')?;
+                let name = last.strip_prefix('{')?.strip_suffix('}')?;
+                Some((prefix, name))
+            })
+            .collect();
+        if !items.is_empty() {
+            for op in &mut b.operations {
+                if op.site == Site::Path {
+                    op.item_parameter = items.get(op.path.trim_end_matches('/')).copied();
+                }
+            }
+        }
     }
     if version != SpecVersion::Swagger2
         && let Some(hooks) = root.get("webhooks")
@@ -287,6 +305,7 @@ impl<'a> Builder<'a> {
                     .into_iter()
                     .filter(|m| *m != method && item.node.get(m.key()).is_some())
                     .collect(),
+                item_parameter: None,
             };
             let parent = operation.display();
             self.operations.push(operation);

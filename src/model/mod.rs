@@ -147,6 +147,9 @@ pub struct Operation<'a> {
     /// The other methods its path item declares: a POST beside a GET, PUT or DELETE at the
     /// same path is addressed to a resource that exists, not to a collection it adds to.
     pub neighbours: Vec<Method>,
+    /// The parameter of the item path under this path (`Identity` when `/Entities/{Identity}`
+    /// sits under `/Entities`): what names one of the resources this path collects.
+    pub item_parameter: Option<&'a str>,
 }
 
 impl<'a> Operation<'a> {

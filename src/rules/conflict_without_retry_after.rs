@@ -2,7 +2,8 @@
 //! retry.
 
 use super::{Context, Rule};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::heuristics::words;
 
 pub const RULE: Rule = Rule {
     id: "conflict-without-retry-after",
@@ -19,16 +20,66 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if conflict.header("Retry-After").is_some() || cx.carriers(op).is_empty() {
             continue;
         }
-        let mut d = cx
-            .diagnostic(
-                &RULE,
-                op.anchor(conflict.key),
+        // What the 409 says it answers: a request still in progress needs Retry-After; a
+        // resource in the wrong state ("Order already captured") does not; a bare "Conflict"
+        // may be either.
+        let said = conflict.description.map(words).unwrap_or_default();
+        let has = |w: &str| said.iter().any(|x| x == w);
+        let in_progress = [
+            "progress",
+            "processing",
+            "concurrent",
+            "concurrently",
+            "simultaneous",
+        ]
+        .iter()
+        .chain(&[
+            "lock",
+            "locked",
+            "idempotency",
+            "key",
+            "retry",
+            "retried",
+            "pending",
+            "being",
+            "busy",
+        ])
+        .any(|w| has(w));
+        let business = [
+            "already",
+            "exists",
+            "state",
+            "status",
+            "duplicate",
+            "conflicts",
+        ]
+        .iter()
+        .any(|w| has(w));
+        if business && !in_progress {
+            continue;
+        }
+        let (message, severity) = if in_progress {
+            (
                 format!(
                     "409 response of {} has no Retry-After header: clients cannot tell when to \
                      retry the in-progress request",
                     op.display()
                 ),
+                None,
             )
+        } else {
+            (
+                format!(
+                    "409 response of {} has no Retry-After header and does not say what it \
+                     answers: if it answers a retry while the first request is in progress, \
+                     clients cannot tell when to try again",
+                    op.display()
+                ),
+                Some(Severity::Info),
+            )
+        };
+        let mut d = cx
+            .diagnostic(&RULE, op.anchor(conflict.key), message)
             .with_operation(op)
             .with_help(
                 "add `headers: { Retry-After: { schema: { type: integer, minimum: 1 } } }` to \
@@ -40,6 +91,9 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 conflict.node.location(),
                 "this 409 response has no Retry-After",
             );
+        }
+        if let Some(severity) = severity {
+            d = d.with_severity(severity);
         }
         out.push(d);
     }

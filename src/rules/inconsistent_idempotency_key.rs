@@ -90,12 +90,22 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     .map(str::to_string)
             })
             .collect();
-        let Some((common, n)) = majority(&values) else {
+        // The value most keys document. A key that documents nothing is an outlier only when
+        // most keys document that value: the one key that states a maxLength among keys that
+        // state none is the better one (PayPal's 108), and their gap is
+        // `idempotency-key-schema`'s finding.
+        let documented: Vec<Option<String>> =
+            values.iter().filter(|v| v.is_some()).cloned().collect();
+        let Some((common, n)) = majority(&documented) else {
             continue;
         };
+        let undocumented = values.len() - documented.len();
         let mut reported = std::collections::HashSet::new();
         for ((op, p, schema), value) in headers.iter().zip(&values) {
-            if *value == common || !reported.insert(p.node.location()) {
+            if *value == common
+                || (value.is_none() && n <= undocumented)
+                || !reported.insert(p.node.location())
+            {
                 continue;
             }
             let at = schema

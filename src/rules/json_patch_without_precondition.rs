@@ -66,6 +66,11 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let Some(ops) = json_patch_ops(cx.bundle, op) else {
             continue;
         };
+        // The resource carries its version for optimistic concurrency: a `test` of it in the
+        // patch is the precondition (Kubernetes' `metadata.resourceVersion`).
+        if crate::idempotency::resource_version(cx.bundle, op).is_some() {
+            continue;
+        }
         out.push(
             cx.diagnostic(
                 &RULE,

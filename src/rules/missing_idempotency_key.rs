@@ -49,7 +49,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                         "send a `webhook-id` header (Standard Webhooks), the same on every \
                          redelivery, or an event `id` the receiver is told to dedupe on; or a key \
                          such as `Idempotency-Key`",
-                    ),
+                    )
+                    // What a redelivery does is up to the receiver; the sender's contract is
+                    // incomplete without an id to dedupe on.
+                    .with_severity(Severity::Warning),
                 );
             }
             continue;
@@ -59,6 +62,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let effect = effect_given(
+            cx.bundle,
             op,
             || cx.moves_money(op).is_some(),
             || cx.relative_change(op).is_some(),
@@ -106,13 +110,37 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
                 Some(Severity::Info),
             ),
-            (Effect::Creates, _) => (
-                format!(
-                    "{} has no idempotency key: a retried request may be processed twice",
-                    op.display()
+            // The damage decides: money moved twice or a relative change applied twice cannot be
+            // undone by deleting a duplicate (an error); a duplicate record or a second run of
+            // some work can (a warning). Reviewers of real specs judged an error for every
+            // unkeyed create too severe for a duplicate comment or label.
+            (Effect::Creates, _) => match (cx.moves_money(op), cx.relative_change(op)) {
+                (Some(money), _) => (
+                    format!(
+                        "{} moves money ({money}) without an idempotency key: a retry after a \
+                         lost response can move (or record) the money twice",
+                        op.display()
+                    ),
+                    None,
                 ),
-                None,
-            ),
+                (None, Some(relative)) => (
+                    format!(
+                        "{} sends a relative change ({}) without an idempotency key: a retry \
+                         after a lost response applies it twice",
+                        op.display(),
+                        relative.what
+                    ),
+                    None,
+                ),
+                (None, None) => (
+                    format!(
+                        "{} has no idempotency key: a retry after a lost response is processed \
+                         again and can leave a duplicate",
+                        op.display()
+                    ),
+                    Some(Severity::Warning),
+                ),
+            },
             (Effect::Updates, _) => (
                 format!(
                     "{} updates its resource without an idempotency key: a retry repeats the \
@@ -200,6 +228,7 @@ pub fn retry_effect(
     settings: &crate::config::Settings,
 ) -> Effect {
     effect_given(
+        bundle,
         op,
         || moves_money(bundle, op, settings).is_some(),
         || super::incremental_update::evidence(bundle, op).is_some(),
@@ -209,15 +238,73 @@ pub fn retry_effect(
 /// [`retry_effect`], asking whether `op` moves money or changes something relatively only
 /// when its words say it does not create.
 fn effect_given(
+    bundle: &crate::resolve::Bundle,
     op: &Operation<'_>,
-    moves_money: impl FnOnce() -> bool,
-    relative: impl FnOnce() -> bool,
+    moves_money: impl Fn() -> bool,
+    relative: impl Fn() -> bool,
 ) -> Effect {
     let by_words = effect(op);
     if by_words != Effect::Creates && (moves_money() || relative()) {
         Effect::Creates
+    } else if by_words == Effect::Creates && links(bundle, op) && !moves_money() && !relative() {
+        // It links things that exist: adding the same link twice leaves one.
+        let noun = op
+            .path
+            .split('/')
+            .rev()
+            .find(|s| !s.is_empty() && !s.starts_with('{'))
+            .map(crate::heuristics::words)
+            .and_then(|mut w| w.pop())
+            .unwrap_or_default();
+        Effect::JoinsSet(noun)
     } else {
         by_words
+    }
+}
+
+/// Whether a create under a resource its path names only links things that exist: its body
+/// names them by id and nothing else (Twilio's `PhoneNumberSid` added to a Messaging Service),
+/// or its path names both ends and it has no body (`…/Domains/{DomainSid}/MessagingServices/
+/// {MessagingServiceSid}`).
+fn links(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
+    let path = op.path.trim_end_matches('/');
+    let ends_with_parameter = path.rsplit('/').next().is_some_and(|s| s.starts_with('{'));
+    let under_instance = path.contains('{');
+    match &op.request_body {
+        // "Create a link", "Add the service to the domain": the verb must make the link; a
+        // bodiless "Review a request" at `/requests/{id}` acts on that request.
+        None => {
+            ends_with_parameter
+                && path.matches('{').count() >= 2
+                && crate::classify::head_verbs(op).iter().any(|h| {
+                    matches!(
+                        h.as_str(),
+                        "create" | "add" | "link" | "assign" | "attach" | "associate" | "put"
+                    )
+                })
+        }
+        Some(_) => {
+            // The id names one of what the path collects (`PhoneNumberSid` of `/PhoneNumbers`,
+            // `user_id` of `/users`): a pipeline made from a `connectorID` is new.
+            let collected: String = path
+                .rsplit('/')
+                .find(|s| !s.is_empty() && !s.starts_with('{'))
+                .map(crate::heuristics::words)
+                .unwrap_or_default()
+                .concat();
+            let singular = collected
+                .strip_suffix('s')
+                .unwrap_or(&collected)
+                .to_string();
+            let props = crate::idempotency::body_properties(bundle, op);
+            under_instance
+                && !singular.is_empty()
+                && collected.ends_with('s')
+                && props
+                    .iter()
+                    .any(|p| crate::idempotency::squash(p.name).starts_with(&singular))
+                && only_identifies(bundle, op)
+        }
     }
 }
 
@@ -240,7 +327,8 @@ pub fn only_identifies_or_bodiless(bundle: &crate::resolve::Bundle, op: &Operati
 }
 
 /// Whether a request body only names what the call acts on (Slack's form `user_id`, Stripe's
-/// `expand`, an auth `token`): a retry of it is the same request, as a bodiless one is.
+/// `expand`, an auth `token`) and notes why (`reason`, `note`): a retry of it is the same
+/// request, as a bodiless one is.
 pub(super) fn only_identifies(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
     let props = crate::idempotency::body_properties(bundle, op);
     if props.is_empty() {
@@ -248,7 +336,13 @@ pub(super) fn only_identifies(bundle: &crate::resolve::Bundle, op: &Operation<'_
     }
     props.iter().all(|p| {
         let name = crate::idempotency::squash(p.name);
-        name == "expand" || name == "token" || name.ends_with("id") || name.ends_with("ids")
+        name == "expand"
+            || name == "token"
+            || name.ends_with("id")
+            || name.ends_with("ids")
+            // A note on the call (PayPal's suspend `reason`), the same on every retry.
+            || name.ends_with("reason")
+            || matches!(name.as_str(), "note" | "notes" | "comment" | "memo")
     })
 }
 

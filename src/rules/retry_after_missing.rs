@@ -20,7 +20,7 @@ pub const RULE: Rule = Rule {
 static NO_BACKOFF: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
         r"(?ix)\b(
-            (maximum|number)\s+of\s+(\d+\s+)?(concurrent|parallel|simultaneous)\s+[\w\s]{1,40}?(has|have)\s+been\s+(reached|met)
+            (maximum|number)\s+of\s+(\d+\s+)?(concurrent|parallel|simultaneous)\s+(?-u:[\w\s]){1,40}?(has|have)\s+been\s+(reached|met)
           | can\s+only\s+be\s+\w+\s+\d+\s+times\s+(in|per|every)\s+(\d+\s+)?(hours?|days?|weeks?|months?)
           | the\s+(operation|job|task|process|export|import)\s+will\s+continue
         )\b",

@@ -33,6 +33,15 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         {
             continue;
         }
+        // No body: the PATCH makes one fixed change (GitHub's "Mark a thread as read"), which a
+        // retry makes again. The resource carries its version for optimistic concurrency
+        // (Kubernetes' `metadata.resourceVersion`): sent back in the patch, it refuses a stale
+        // retry as If-Match would.
+        if op.request_body.is_none()
+            || crate::idempotency::resource_version(cx.bundle, op).is_some()
+        {
+            continue;
+        }
         let merge_patch_only = op.request_body.as_ref().is_some_and(|b| {
             !b.content.is_empty()
                 && b.content
