@@ -374,10 +374,26 @@ fn creates(op: &Operation<'_>) -> Effect {
     Effect::Creates
 }
 
+/// Wording that an operation exists for testing only.
+static TESTING_ONLY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)(?:only\s+(?:use\s+(?:it|this)\s+)?for\s+testing|for\s+testing\s+(?:purposes\s+)?only|test(?:ing)?\s+purposes\s+only)",
+    )
+    .expect("valid regex")
+});
+
 /// The word that says the operation only exists in a test mode, if one does: a path segment
 /// `sandbox` or `test_helpers`, or `simulate(s)`/`simulation(s)` in a segment or the
 /// operationId. Duplicates there make test data, not double charges.
 pub fn test_mode(op: &Operation<'_>) -> Option<String> {
+    // "Only use it for testing", "for testing purposes only" (Okta's inline hook `execute`).
+    if let Some(m) = ["summary", "description"]
+        .iter()
+        .filter_map(|k| op.node.node.get(k).and_then(Node::as_str))
+        .find_map(|t| TESTING_ONLY.find(t))
+    {
+        return Some(format!("\"{}\"", m.as_str()));
+    }
     let simulates = |w: &String| inflects(w, "simulate") || inflects(w, "simulation");
     for segment in op.path.split('/') {
         let w = words(segment);

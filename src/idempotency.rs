@@ -333,6 +333,24 @@ pub fn key_carriers<'a>(
             }
         }
     }
+    // A JSON:API document (Unit's `data.attributes.idempotencyKey`): the request's own fields
+    // sit in `attributes` of `data`, whatever resource type `data` is (a `oneOf` of them).
+    if out.is_empty()
+        && let Some(data) = top.iter().find(|p| p.name == "data")
+    {
+        let mut data_props = Vec::new();
+        schema_properties(bundle, data.schema, 0, &mut data_props);
+        for attributes in data_props.iter().filter(|p| p.name == "attributes") {
+            let mut inner = Vec::new();
+            schema_properties(bundle, attributes.schema, 0, &mut inner);
+            let found = inner.iter().position(|p| carries_key(settings, p, &inner));
+            if let Some(mut p) = found.map(|i| inner.swap_remove(i)) {
+                p.parent = Some("data.attributes");
+                out.push(KeyCarrier::BodyField(p));
+                break;
+            }
+        }
+    }
     // A policy without `key` (`{ ttl: 24h }`) documents behaviour but names no key.
     if let Some(Declared::Policy(at)) = declared(bundle, op)
         && let Some(key) = at
@@ -741,7 +759,7 @@ fn money_amount(bundle: &Bundle, props: &[Property<'_>]) -> Option<String> {
 /// with this URL already exists".
 static NATURAL_KEY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\b(must\ be\ unique|is\ not\ unique|unique\ (across|within|per|among)|already\ exists?|already\ (taken|in\ use|registered)|duplicate\ (name|email|entry|resource))\b",
+        r"(?i)\b(must\ be\ unique|is\ not\ unique|unique\ (across|within|per|among)|already\ exists?|already\ (taken|in\ use|registered|present)|duplicate\ (name|email|entry|resource))\b",
     )
     .expect("valid regex")
 });
@@ -819,13 +837,28 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
     let created = op.responses.iter().any(|r| r.status == "201");
     let repeat_answered = op.responses.iter().find(|r| {
         r.status.starts_with('2')
-            && r.status != "201"
             && r.description.is_some_and(|d| {
-                REPEAT_FOUND.is_match(d) || (created && words(d).iter().any(|x| x == "exists"))
+                RETRY_ANSWERED.is_match(d)
+                    || (r.status != "201"
+                        && (REPEAT_FOUND.is_match(d)
+                            || (created && words(d).iter().any(|x| x == "exists"))))
             })
     });
     if let Some(r) = repeat_answered {
         return Some(format!("the {} response answers a repeat", r.status));
+    }
+    // The path names one resource (a `PUT` or `DELETE` beside the POST) and a second create is
+    // answered 409: GitHub's one Pages site per repository, "409 Conflict".
+    if op
+        .neighbours
+        .iter()
+        .any(|m| matches!(m, crate::model::Method::Put | crate::model::Method::Delete))
+        && op.response("409").is_some()
+        && crate::classify::head_verbs(op)
+            .iter()
+            .any(|h| matches!(h.as_str(), "create" | "add" | "enable" | "post"))
+    {
+        return Some("the 409 of the one resource its path names".to_string());
     }
     let props = body_properties(bundle, op);
     let writable =
@@ -834,7 +867,19 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
     // the path under this one (Twilio's `Identity` of `/Entities/{Identity}`, a label's `name`
     // of `/labels/{name}`, Kubernetes' `metadata.name` of `/pods/{name}`). A second create of
     // the same name is refused.
-    if let Some(param) = op.item_parameter {
+    // The item path's parameter, or, for the one thing of its kind under the resource the path
+    // names (Kubernetes' `/pods/{name}/eviction`, whose body's `metadata.name` is the pod's),
+    // the parameter before the last segment.
+    let parent_parameter = || {
+        let segments: Vec<&str> = op.path.split('/').filter(|s| !s.is_empty()).collect();
+        match segments.as_slice() {
+            [.., parent, last] if !last.starts_with('{') && !last.ends_with('s') => {
+                parent.strip_prefix('{')?.strip_suffix('}')
+            }
+            _ => None,
+        }
+    };
+    if let Some(param) = op.item_parameter.or_else(parent_parameter) {
         let collection = last_literal_words(op.path);
         let names_item = |name: &str| names_item(param, name, &collection);
         if let Some(p) = props
@@ -876,14 +921,24 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
     // `reference`, "Must be unique across all transactions"), or when a conflict is declared
     // for it.
     let conflict = op.response("409").is_some();
-    props
-        .iter()
-        .filter(writable)
-        .find(|p| {
-            (p.required || conflict)
-                && description_of(&p.schema).is_some_and(|d| UNIQUE_FIELD.is_match(d))
-        })
-        .map(|p| format!("the unique `{}`", p.name))
+    let unique = |p: &&Property<'_>| {
+        (p.required || conflict)
+            && description_of(&p.schema).is_some_and(|d| UNIQUE_FIELD.is_match(d))
+    };
+    if let Some(p) = props.iter().filter(writable).find(unique) {
+        return Some(format!("the unique `{}`", p.name));
+    }
+    // One level down, in the required object that is the thing made (Square's
+    // `custom_attribute_definition.key`, "must be unique per application, seller, and resource
+    // type").
+    for outer in props.iter().filter(writable).filter(|p| p.required) {
+        let mut inner = Vec::new();
+        schema_properties(bundle, outer.schema, 0, &mut inner);
+        if let Some(p) = inner.iter().filter(writable).find(unique) {
+            return Some(format!("the unique `{}.{}`", outer.name, p.name));
+        }
+    }
+    None
 }
 
 /// Whether a field holds a plain value, a name or a number: not a file's bytes (Stripe's
@@ -945,6 +1000,13 @@ static REPEAT_FOUND: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::ne
         r"(?i)already\s+(?:been\s+)?(?:exists?|added|merged|created|present|a\s+member|subscribed|applied|registered|linked|assigned|attached|granted)",
     )
     .expect("valid regex")
+});
+
+/// A success's description that says what a retried duplicate gets: PayPal's "If a duplicate
+/// response is retried, returns the HTTP `200 OK` status code".
+static RETRY_ANSWERED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"(?i)duplicate[^.]{0,40}retried[^.]{0,20}returns?")
+        .expect("valid regex")
 });
 
 /// A field's description that says its value is unique to what it names: "A unique and

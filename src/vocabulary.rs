@@ -195,6 +195,11 @@ pub const TRANSITION_VERBS: &[&str] = &[
     "authorize",
     "authorise",
     "settle",
+    // Handing something over or granting a standing access: a repeat finds it done.
+    "grant",
+    "reverse",
+    "transfer",
+    "refer",
 ];
 
 /// Words that say an operation may create, even beside an update (`updateOrCreateInvoices`).
@@ -213,6 +218,8 @@ pub const STARTING_VERBS: &[&str] = &[
 pub const DELETE_VERBS: &[&str] = &[
     "delete", "remove", "unset", "clear", "purge", "erase", "destroy", "unlink", "detach",
     "unassign",
+    // A revoked token or grant stays revoked (RFC 7009: revoking an invalid token answers 200).
+    "revoke",
 ];
 
 /// Verbs that send a message, which a retry sends again.
@@ -234,6 +241,8 @@ pub const SEND_VERBS: &[&str] = &[
 /// Verbs that update the resource they are addressed to.
 pub const UPDATE_VERBS: &[&str] = &[
     "update", "modify", "set", "change", "edit", "replace", "patch", "revise", "snooze",
+    // Derived state computed again (Microsoft Graph's `discover` of a schema, a fork's `sync`).
+    "refresh", "sync", "discover",
 ];
 
 /// Nouns of sets whose members an `add` joins, where adding one twice leaves one.
@@ -381,6 +390,11 @@ pub const ONE_SHOT_MONEY_VERBS: &[&str] = &[
     "complete",
     "settle",
     "finalize",
+    // A reversal of one payment is of all of it (Adyen's `/payments/{psp}/reversals`, Stripe's
+    // `/payouts/{payout}/reverse`).
+    "reverse",
+    "reversal",
+    "reversals",
 ];
 
 /// Money verbs that also move other things (a call, a repository, a screenshot): they move money

@@ -24,6 +24,11 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         {
             continue;
         }
+        // A natural key refuses a keyless retry as a duplicate (Square's custom attribute
+        // definition `key`, "must be unique per application, seller, and resource type").
+        if crate::idempotency::natural_key(cx.bundle, op).is_some() {
+            continue;
+        }
         // Optional by design, and the key says what a request without it gets.
         if carrier
             .description()

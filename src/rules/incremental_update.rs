@@ -48,6 +48,11 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                  `Idempotency-Key` header, or an `If-Match` precondition",
             );
         d = d.with_label(evidence.at, "relative change");
+        // On a POST, `missing-idempotency-key` reports the same relative change as an error (a
+        // retry applies it twice); this rule speaks when that one is off or says nothing.
+        if op.method == Method::Post {
+            d = d.shadowed_by(&["missing-idempotency-key"]);
+        }
         out.push(d);
     }
 }

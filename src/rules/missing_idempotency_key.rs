@@ -79,6 +79,13 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         {
             continue;
         }
+        // An update sets the same absolute values again: the only harm left is overwriting a
+        // change made in between, which a conditional request (If-Match) would refuse. An API
+        // that offers none anywhere gets no such advice on every update (Stripe's hundreds of
+        // `POST /v1/<resource>/{id}`); one that does is told where it is missing.
+        if effect == Effect::Updates && !cx.uses_preconditions {
+            continue;
+        }
         // A transition with no body, or one that only names its target, repeats the very same
         // request: it lands in the same state, and what matters is what a repeat answers.
         let target_only =
@@ -292,14 +299,21 @@ fn links(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
                 .map(crate::heuristics::words)
                 .unwrap_or_default()
                 .concat();
-            let singular = collected
-                .strip_suffix('s')
-                .unwrap_or(&collected)
-                .to_string();
+            // A group's `membership` holds members (Okta's `memberExternalId`).
+            let (singular, plural) = match collected.strip_suffix("membership") {
+                Some(rest) => (format!("{rest}member"), true),
+                None => (
+                    collected
+                        .strip_suffix('s')
+                        .unwrap_or(&collected)
+                        .to_string(),
+                    collected.ends_with('s'),
+                ),
+            };
             let props = crate::idempotency::body_properties(bundle, op);
             under_instance
                 && !singular.is_empty()
-                && collected.ends_with('s')
+                && plural
                 && props
                     .iter()
                     .any(|p| crate::idempotency::squash(p.name).starts_with(&singular))

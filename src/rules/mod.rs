@@ -102,6 +102,11 @@ pub struct Context<'a> {
     money: Vec<OnceLock<Option<String>>>,
     /// Each operation's relative-change evidence, found when first asked.
     relative: Vec<OnceLock<Option<crate::heuristics::Evidence>>>,
+    /// Whether the API offers conditional requests anywhere: an `If-Match` parameter or an
+    /// `ETag` response header.
+    pub uses_preconditions: bool,
+    /// The method keys of the operations marked `deprecated: true`.
+    deprecated: std::collections::HashSet<Location>,
 }
 
 impl<'a> Context<'a> {
@@ -117,12 +122,24 @@ impl<'a> Context<'a> {
             .map(|op| unsafe_to_repeat(bundle, op, settings))
             .collect();
         let n = api.operations.len();
+        let uses_preconditions = api.operations.iter().any(|op| {
+            crate::idempotency::has_if_match(op)
+                || op.responses.iter().any(|r| r.header("ETag").is_some())
+        });
+        let deprecated = api
+            .operations
+            .iter()
+            .filter(|op| op.node.node.get("deprecated").and_then(Node::as_bool) == Some(true))
+            .map(|op| op.key)
+            .collect();
         Context {
             api,
             bundle,
             settings,
             carriers,
             matters,
+            uses_preconditions,
+            deprecated,
             money: (0..n).map(|_| OnceLock::new()).collect(),
             relative: (0..n).map(|_| OnceLock::new()).collect(),
         }
@@ -182,6 +199,18 @@ impl<'a> Context<'a> {
     }
 
     /// A finding of `rule` at `at`, with the rule's default severity.
+    /// A finding about a deprecated operation is advice for the clients still calling it, at
+    /// most an info: the fix is to move them to its successor (Square's retired
+    /// `DeprecatedBatchChangeInventory`, Okta's deprecated `oktaSupport/grant`).
+    fn note_deprecated(&self, d: &mut Diagnostic) {
+        if d.operation_key
+            .is_some_and(|k| self.deprecated.contains(&k))
+        {
+            d.severity = Severity::Info;
+            d.message.push_str(" (the operation is deprecated)");
+        }
+    }
+
     pub fn diagnostic(&self, rule: &Rule, at: Location, message: String) -> Diagnostic {
         Diagnostic {
             rule: rule.id,
@@ -324,6 +353,9 @@ pub fn check_each(cx: &Context<'_>, mut sink: impl FnMut(&mut Vec<Diagnostic>)) 
     let mut out = Vec::new();
     for rule in RULES {
         (rule.check)(cx, &mut out);
+        if !cx.deprecated.is_empty() {
+            out.iter_mut().for_each(|d| cx.note_deprecated(d));
+        }
         sink(&mut out);
         out.clear();
     }

@@ -75,6 +75,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
             )
             .with_severity(Severity::Info)
+        } else if sets_fields && !cx.uses_preconditions {
+            // Absolute values set again, in an API that offers no conditional request anywhere:
+            // a retry is idempotent, and the lost-update advice would fall on every PATCH.
+            continue;
         } else if sets_fields {
             cx.diagnostic(
                 &RULE,
