@@ -80,10 +80,10 @@ fn a_baseline_survives_every_operation_moving_down_40_lines() {
         format!("No problems found in 1 file (11 operations). {recorded} suppressed.")
     );
 
-    // A new problem is reported, and only it.
+    // A new problem is reported, and only it: an unkeyed POST that moves money, an error.
     let new = moved.replacen(
         "  /health:\n",
-        "  /audits:\n    post:\n      responses:\n        '201': {description: Created}\n  /health:\n",
+        "  /charges:\n    post:\n      responses:\n        '201': {description: Created}\n  /health:\n",
         1,
     );
     std::fs::write(dir.path().join("api.yaml"), &new).unwrap();
@@ -101,7 +101,7 @@ fn a_baseline_survives_every_operation_moving_down_40_lines() {
     let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("api.yaml")).collect();
     assert_eq!(lines.len(), 1, "{out}");
     assert!(
-        lines[0].contains("error[missing-idempotency-key] POST /audits"),
+        lines[0].contains("error[missing-idempotency-key] POST /charges moves money"),
         "{out}"
     );
 }
@@ -299,8 +299,9 @@ fn stale_entries_are_reported_and_a_baseline_that_matches_nothing_is_a_warning()
                 "rule": "missing-idempotency-key",
                 "file": "api/payments.yaml",
                 "pointer": "/paths/~1refunds/post",
-                "message": "POST /refunds has no idempotency key: a retried request may be \
-                            processed twice (3 of 3 other POST operations declare one, e.g. \
+                "message": "POST /refunds moves money (path word `refunds`) without an \
+                            idempotency key: a retry after a lost response can move (or record) \
+                            the money twice (3 of 3 other POST operations declare one, e.g. \
                             header `Idempotency-Key`)",
             }],
         })

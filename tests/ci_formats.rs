@@ -24,7 +24,7 @@ fn github_annotations() {
     let first = out.lines().next().unwrap();
     assert_eq!(
         first,
-        "::error file=examples/payments-api.yaml,line=79,col=5,endLine=79,endColumn=9,title=idemlint missing-idempotency-key::POST /refunds has no idempotency key: a retried request may be processed twice (3 of 3 other POST operations declare one, e.g. header `Idempotency-Key`)"
+        "::error file=examples/payments-api.yaml,line=79,col=5,endLine=79,endColumn=9,title=idemlint missing-idempotency-key::POST /refunds moves money (path word `refunds`) without an idempotency key: a retry after a lost response can move (or record) the money twice (3 of 3 other POST operations declare one, e.g. header `Idempotency-Key`)"
     );
     assert_eq!(
         out.lines().filter(|l| l.starts_with("::warning ")).count(),

@@ -36,7 +36,10 @@ fn exit_1_on_an_error_finding() {
     assert_eq!(code, 1);
     assert!(out.contains("missing-idempotency-key"), "{out}");
     assert!(
-        out.contains("POST /payments has no idempotency key"),
+        out.contains(
+            "POST /payments moves money (body has `amount` and `currency`) without an idempotency \
+             key"
+        ),
         "{out}"
     );
 }
@@ -119,7 +122,8 @@ fn concise_format() {
     let first = out.lines().next().unwrap();
     assert!(
         first.starts_with(&format!(
-            "{BAD}:10:5: error[missing-idempotency-key] POST /payments has no idempotency key"
+            "{BAD}:10:5: error[missing-idempotency-key] POST /payments moves money (body has \
+             `amount` and `currency`) without an idempotency key"
         )),
         "{first}"
     );
@@ -267,7 +271,8 @@ fn findings_on_a_very_long_line_show_a_window_of_it() {
     let (code, out) = stdout(
         idemlint()
             .current_dir(dir.path())
-            .args(["check", "min.json"]),
+            // A plain create is a warning: fail on it, so the exit code says it was found.
+            .args(["check", "min.json", "--fail-on", "warning"]),
     );
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("╭─[min.json:1:70098]"), "{out}");
@@ -293,7 +298,7 @@ fn concise_output_stays_one_line_a_finding() {
     assert_eq!(lines.len(), 2, "{out}");
     assert!(
         lines[0]
-            .starts_with("nl.yaml:7:5: error[missing-idempotency-key] POST /multi\\nline\\n has"),
+            .starts_with("nl.yaml:7:5: warning[missing-idempotency-key] POST /multi\\nline\\n has"),
         "{out}"
     );
 }
@@ -304,16 +309,19 @@ fn flow_style_yaml_is_found_in_directories_and_read_from_stdin() {
         "{openapi: 3.0.0, info: {title: t, version: '1'}, paths: {/a: {post: {responses: {}}}}}\n";
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("flow.yaml"), spec).unwrap();
-    let (code, out) = stdout(
-        idemlint()
-            .current_dir(dir.path())
-            .args(["check", ".", "--format", "concise"]),
-    );
+    let (code, out) = stdout(idemlint().current_dir(dir.path()).args([
+        "check",
+        ".",
+        "--format",
+        "concise",
+        "--fail-on",
+        "warning",
+    ]));
     assert_eq!(code, 1, "{out}");
     assert!(out.starts_with("flow.yaml:1:"), "{out}");
     let (code, out) = stdout(
         idemlint()
-            .args(["check", "-", "--format", "concise"])
+            .args(["check", "-", "--format", "concise", "--fail-on", "warning"])
             .write_stdin(spec),
     );
     assert_eq!(code, 1, "{out}");

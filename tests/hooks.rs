@@ -47,14 +47,14 @@ const DOCUMENT: &str = "\
 openapi: 3.0.3
 info: {title: Shop, version: '1', description: Idempotency keys are kept for 24 hours.}
 paths:
-  /orders:
-    $ref: 'paths/orders.yaml'
+  /payments:
+    $ref: 'paths/payments.yaml'
 ";
 
-const ORDERS_KEYED: &str = "\
+const PAYMENTS_KEYED: &str = "\
 post:
   parameters: [{$ref: '../schemas/params.yaml#/Key'}]
-  requestBody: {content: {application/json: {schema: {$ref: '../schemas/order.yaml'}}}}
+  requestBody: {content: {application/json: {schema: {$ref: '../schemas/payment.yaml'}}}}
   responses:
     '201': {description: Created}
     '400': {description: The Idempotency-Key header is missing}
@@ -77,11 +77,11 @@ fn repository() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let files: &[(&str, &str)] = &[
         ("api/openapi.yaml", DOCUMENT),
-        ("api/paths/orders.yaml", ORDERS_KEYED),
+        ("api/paths/payments.yaml", PAYMENTS_KEYED),
         ("api/schemas/params.yaml", PARAMS),
         (
-            "api/schemas/order.yaml",
-            "type: object\nproperties: {sku: {type: string}}\n",
+            "api/schemas/payment.yaml",
+            "type: object\nproperties: {amount: {type: integer}, currency: {type: string}}\n",
         ),
         (
             "chart/templates/deployment.yaml",
@@ -229,22 +229,25 @@ fn a_clean_spec_passes_among_helm_charts_and_jsonc() {
 #[test]
 fn a_changed_fragment_lints_the_document_that_reaches_it() {
     let dir = repository();
-    // The operation loses its key: only the fragment changed.
+    // The operation, which moves money, loses its key: only the fragment changed.
     std::fs::write(
-        dir.path().join("api/paths/orders.yaml"),
-        ORDERS_KEYED.replace(
+        dir.path().join("api/paths/payments.yaml"),
+        PAYMENTS_KEYED.replace(
             "  parameters: [{$ref: '../schemas/params.yaml#/Key'}]\n",
             "",
         ),
     )
     .unwrap();
-    let (code, out) = run_hook(dir.path(), &["api/paths/orders.yaml", "tsconfig.json"]);
+    let (code, out) = run_hook(dir.path(), &["api/paths/payments.yaml", "tsconfig.json"]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("POST /orders has no idempotency key"), "{out}");
-    assert!(out.contains("api/paths/orders.yaml:1:1"), "{out}");
+    assert!(
+        out.contains("POST /payments moves money (body has `amount` and `currency`) without an idempotency key"),
+        "{out}"
+    );
+    assert!(out.contains("api/paths/payments.yaml:1:1"), "{out}");
     assert!(
         out.contains(
-            "api/paths/orders.yaml is a fragment: linted api/openapi.yaml, which reaches it \
+            "api/paths/payments.yaml is a fragment: linted api/openapi.yaml, which reaches it \
              through $ref."
         ),
         "{out}"

@@ -144,7 +144,7 @@ const EXPECTED: &[(&str, i32, &[&str])] = &[
         "wrong-types.yaml",
         1,
         &[
-            "wrong-types.yaml:5:5: error[missing-idempotency-key] POST /a has no idempotency key: a retried request may be processed twice",
+            "wrong-types.yaml:5:5: warning[missing-idempotency-key] POST /a has no idempotency key: a retry after a lost response is processed again and can leave a duplicate",
             "wrong-types.yaml:6:19: error[invalid-structure] `parameters` must be a sequence, not a mapping; idemlint skips it",
             "wrong-types.yaml:7:18: error[invalid-structure] `responses` must be a mapping, not a string; idemlint skips it",
             "wrong-types.yaml:8:7: error[invalid-structure] path item `/b` must be a mapping, not a sequence; idemlint skips it",
@@ -285,10 +285,14 @@ fn a_raised_depth_limit_is_honoured_without_overflowing_the_stack() {
     let (code, out, _) = check_in(dir.path(), &["deep.json"]);
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("nesting deeper than 256 levels"), "{out}");
-    let (code, out, _) = check_in(dir.path(), &["deep.json", "--max-depth", "10000"]);
+    // A plain create is a warning: fail on it, so the exit code says it was found.
+    let (code, out, _) = check_in(
+        dir.path(),
+        &["deep.json", "--max-depth", "10000", "--fail-on", "warning"],
+    );
     assert_eq!(code, 1, "{out}");
     assert!(
-        out.contains("deep.json:1:79: error[missing-idempotency-key] POST /a"),
+        out.contains("deep.json:1:79: warning[missing-idempotency-key] POST /a"),
         "{out}"
     );
     let (code, _, err) = check_in(dir.path(), &["deep.json", "--max-depth", "10001"]);
@@ -716,7 +720,8 @@ fn a_1_mb_yaml_line_is_cut_around_the_span() {
     let expected = format!(
         "missing-idempotency-key
 
-  × POST /a has no idempotency key: a retried request may be processed twice
+  ⚠ POST /a has no idempotency key: a retry after a lost response is processed again and can leave
+  │ a duplicate
    ╭─[long.yaml:5:5]
  3 │ paths:
  4 │   /a:
@@ -767,7 +772,7 @@ invalid-structure
    ·                         {underline}
    ╰────
 
-Found 4 problems (3 errors, 1 warning) in 1 file (2 operations).
+Found 4 problems (2 errors, 2 warnings) in 1 file (2 operations).
 ",
         underline = "─".repeat(240 - 24 + 1),
     );
@@ -824,9 +829,11 @@ fn a_50_mb_single_line_spec_renders_in_every_format() {
     let invalid = (0..n).filter(|i| i % 10 == 3).count();
     let drawn = (0..n).filter(|i| i % 2 == 1 && i % 10 != 3).count();
     let findings = 2 * n + invalid;
+    // The PATCHes' relative changes and the POSTs' plain creates are warnings; the mappings
+    // of `parameters` are errors, which fail the run.
     let summary = format!(
-        "Found {findings} problems ({} errors, {n} warnings) in 1 file ({} operations).\n",
-        n + invalid,
+        "Found {findings} problems ({invalid} errors, {} warnings) in 1 file ({} operations).\n",
+        2 * n,
         2 * n
     );
     for format in FORMATS {
@@ -839,8 +846,9 @@ fn a_50_mb_single_line_spec_renders_in_every_format() {
         let json = || serde_json::from_str::<serde_json::Value>(&out).expect("valid JSON");
         match format {
             "text" => {
-                assert!(out.ends_with(&summary), "{}", &out[out.len() - 300..]);
-                assert_eq!(count("\n  × POST /r"), n);
+                let tail = out.char_indices().rev().nth(300).map_or(0, |(i, _)| i);
+                assert!(out.ends_with(&summary), "{}", &out[tail..]);
+                assert_eq!(count("\n  ⚠ POST /r"), n);
                 assert_eq!(count("\n  × `parameters` must be a sequence"), invalid);
                 assert_eq!(count("╰── relative change\n"), drawn);
                 assert_eq!(count("        relative change at big.json:1:"), n - drawn);
@@ -858,7 +866,10 @@ fn a_50_mb_single_line_spec_renders_in_every_format() {
                 json()["runs"][0]["results"].as_array().unwrap().len(),
                 findings
             ),
-            "github" => assert_eq!(count("::error file=big.json,line=1,"), n + invalid),
+            "github" => {
+                assert_eq!(count("::error file=big.json,line=1,"), invalid);
+                assert_eq!(count("::warning file=big.json,line=1,"), 2 * n);
+            }
             "junit" => assert_eq!(count("<failure "), findings),
             "gitlab" => assert_eq!(json().as_array().unwrap().len(), findings),
             _ => unreachable!(),

@@ -6,13 +6,15 @@ use std::time::Duration;
 
 use assert_cmd::Command;
 
+/// Three operations without a key: a POST that moves money (an error), a plain create (a
+/// warning) and a PATCH with a body (a warning).
 const UNKEYED: &str = "\
 openapi: 3.0.3
 info: {title: t, version: '1'}
 paths:
-  /a: {post: {responses: {'201': {description: ok}}}}
+  /refunds: {post: {responses: {'201': {description: ok}}}}
   /b: {post: {responses: {'201': {description: ok}}}}
-  /c: {patch: {responses: {'200': {description: ok}}}}
+  /c: {patch: {requestBody: {content: {application/json: {schema: {type: object}}}}, responses: {'200': {description: ok}}}}
 ";
 
 fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
@@ -147,21 +149,29 @@ fn a_named_fragment_lints_the_documents_that_reach_it() {
         ),
         ("api/paths/alone.yaml", "type: string\n"),
     ]);
+    // The fragment's plain create is a warning: fail on it, so the exit code says it was found.
     let (code, out, _) = run(
         dir.path(),
-        &["check", "api/paths/shared.yaml", "--format", "concise"],
+        &[
+            "check",
+            "api/paths/shared.yaml",
+            "--format",
+            "concise",
+            "--fail-on",
+            "warning",
+        ],
     );
     assert_eq!(code, 1, "{out}");
     // The fragment's operation as each document names it; c.yaml is not linted.
     assert_eq!(
         out,
-        "api/paths/shared.yaml:1:1: error[missing-idempotency-key] POST /a has no idempotency \
-         key: a retried request may be processed twice\n\
-         api/paths/shared.yaml:1:1: error[missing-idempotency-key] POST /b has no idempotency \
-         key: a retried request may be processed twice\n\
+        "api/paths/shared.yaml:1:1: warning[missing-idempotency-key] POST /a has no idempotency \
+         key: a retry after a lost response is processed again and can leave a duplicate\n\
+         api/paths/shared.yaml:1:1: warning[missing-idempotency-key] POST /b has no idempotency \
+         key: a retry after a lost response is processed again and can leave a duplicate\n\
          api/paths/shared.yaml is a fragment: linted api/a.yaml and api/b.yaml, which reach it \
          through $ref.\n\
-         Found 2 problems (2 errors) in 2 files (2 operations).\n"
+         Found 2 problems (2 warnings) in 2 files (2 operations).\n"
     );
     let (_, out, _) = run(
         dir.path(),
@@ -200,6 +210,8 @@ fn a_named_fragment_lints_the_documents_that_reach_it() {
             "..",
             "--format",
             "concise",
+            "--fail-on",
+            "warning",
         ],
     );
     assert_eq!(code, 1, "{out}");
@@ -265,7 +277,7 @@ fn stdin_filename_names_the_document_and_places_it() {
     let dir = tree(&[
         (
             "api/.idemlint.yaml",
-            "rules: {missing-idempotency-key: warning}\n",
+            "rules: {missing-idempotency-key: info}\n",
         ),
         (
             "api/params.yaml",
@@ -292,10 +304,10 @@ fn stdin_filename_names_the_document_and_places_it() {
     // The $ref resolves beside api/openapi.yaml, and api/.idemlint.yaml applies.
     assert_eq!(
         out,
-        "api/openapi.yaml:8:8: warning[missing-idempotency-key] POST /b has no idempotency key: \
-         a retried request may be processed twice (1 of 1 other POST operation declares one, \
-         e.g. header `Idempotency-Key`)\n\
-         Found 1 problem (1 warning) in 1 file (2 operations).\n"
+        "api/openapi.yaml:8:8: info[missing-idempotency-key] POST /b has no idempotency key: \
+         a retry after a lost response is processed again and can leave a duplicate (1 of 1 \
+         other POST operation declares one, e.g. header `Idempotency-Key`)\n\
+         Found 1 problem (1 info) in 1 file (2 operations).\n"
     );
     assert_eq!(code, 0);
     let (code, _, err) = run(
@@ -349,10 +361,11 @@ fn statistics_count_findings_per_rule() {
     assert_eq!(code, 1, "exit codes as without --statistics");
     assert_eq!(
         out,
-        "4  error    missing-idempotency-key  POST that changes state but accepts no idempotency key\n\
+        "2  error    missing-idempotency-key  POST that changes state but accepts no idempotency key\n\
+         2  warning  missing-idempotency-key  POST that changes state but accepts no idempotency key\n\
          2  warning  unprotected-patch        PATCH with neither an idempotency key nor an If-Match \
          precondition\n\
-         Found 6 problems (4 errors, 2 warnings) in 2 files (6 operations).\n"
+         Found 6 problems (2 errors, 4 warnings) in 2 files (6 operations).\n"
     );
     let (_, out, _) = run(
         dir.path(),
@@ -369,12 +382,20 @@ fn statistics_count_findings_per_rule() {
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
         json,
-        serde_json::json!([{
-            "rule": "missing-idempotency-key",
-            "severity": "error",
-            "count": 4,
-            "summary": "POST that changes state but accepts no idempotency key"
-        }])
+        serde_json::json!([
+            {
+                "rule": "missing-idempotency-key",
+                "severity": "error",
+                "count": 2,
+                "summary": "POST that changes state but accepts no idempotency key"
+            },
+            {
+                "rule": "missing-idempotency-key",
+                "severity": "warning",
+                "count": 2,
+                "summary": "POST that changes state but accepts no idempotency key"
+            }
+        ])
     );
     let (code, _, err) = run(
         dir.path(),
@@ -401,10 +422,11 @@ fn quiet_prints_the_findings_and_nothing_else() {
     assert_eq!(code, 1);
     assert_eq!(
         out,
-        "a.yaml:4:8: error[missing-idempotency-key] POST /a has no idempotency key: a retried \
-         request may be processed twice\n\
-         a.yaml:5:8: error[missing-idempotency-key] POST /b has no idempotency key: a retried \
-         request may be processed twice\n\
+        "a.yaml:4:14: error[missing-idempotency-key] POST /refunds moves money (path word \
+         `refunds`) without an idempotency key: a retry after a lost response can move (or \
+         record) the money twice\n\
+         a.yaml:5:8: warning[missing-idempotency-key] POST /b has no idempotency key: a retry \
+         after a lost response is processed again and can leave a duplicate\n\
          a.yaml:6:8: warning[unprotected-patch] PATCH /c has neither an idempotency key nor an \
          If-Match precondition: a retry can overwrite a concurrent change or apply twice\n"
     );
@@ -413,7 +435,7 @@ fn quiet_prints_the_findings_and_nothing_else() {
         dir.path(),
         &["check", "a.yaml", "--quiet", "--color", "never"],
     );
-    assert!(out.contains("POST /a has no idempotency key"), "{out}");
+    assert!(out.contains("POST /b has no idempotency key"), "{out}");
     assert!(!out.contains("Found "), "{out}");
     // Errors are still printed, with their kind.
     let (code, out, _) = run(dir.path(), &["check", "bad", "-q", "--format", "concise"]);

@@ -44,7 +44,8 @@ fn a_spec_of_three_thousand_files_loads_whole_with_the_default_limits() {
         "more files than the old default limit are loaded"
     );
 
-    let (code, out, err) = check(dir.path(), &["--format", "concise"]);
+    // The unkeyed POSTs are plain creates, warnings: fail on them, so the exit code says so.
+    let (code, out, err) = check(dir.path(), &["--format", "concise", "--fail-on", "warning"]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(!out.contains("unresolved-ref"), "{out}");
     assert!(!out.contains("error[input]"), "{out}");
@@ -53,26 +54,30 @@ fn a_spec_of_three_thousand_files_loads_whole_with_the_default_limits() {
     let keyed = RESOURCES - spec.unkeyed_posts.len();
     for (line, path) in &spec.unkeyed_posts {
         expected.push_str(&format!(
-            "openapi.yaml:{line}:5: error[missing-idempotency-key] POST {path} has no idempotency \
-             key: a retried request may be processed twice ({keyed} of {} other POST operations \
-             declare one, e.g. header `Idempotency-Key`)\n",
+            "openapi.yaml:{line}:5: warning[missing-idempotency-key] POST {path} has no \
+             idempotency key: a retry after a lost response is processed again and can leave a \
+             duplicate ({keyed} of {} other POST operations declare one, e.g. header \
+             `Idempotency-Key`)\n",
             RESOURCES - 1
         ));
     }
     expected.push_str(&format!(
-        "Found 34 problems (34 errors) in 1 file ({} operations).\n",
+        "Found 34 problems (34 warnings) in 1 file ({} operations).\n",
         spec.operations
     ));
     assert_eq!(out, expected);
     // The first of them as a user reads it, written out.
     assert!(out.starts_with(
-        "openapi.yaml:10:5: error[missing-idempotency-key] POST /v2/r0 has no idempotency key: a \
-         retried request may be processed twice (300 of 333 other POST operations declare one, \
-         e.g. header `Idempotency-Key`)\n"
+        "openapi.yaml:10:5: warning[missing-idempotency-key] POST /v2/r0 has no idempotency key: \
+         a retry after a lost response is processed again and can leave a duplicate (300 of 333 \
+         other POST operations declare one, e.g. header `Idempotency-Key`)\n"
     ));
 
     // The JSON report agrees, and counts nothing unchecked.
-    let (code, json, _) = check(dir.path(), &["openapi.yaml", "--format", "json"]);
+    let (code, json, _) = check(
+        dir.path(),
+        &["openapi.yaml", "--format", "json", "--fail-on", "warning"],
+    );
     assert_eq!(code, 1);
     let json: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(json["summary"]["operations"], 668);
@@ -149,13 +154,16 @@ fn an_operation_behind_the_budget_is_not_checked_and_the_others_are() {
         "api.yaml:1:1: error[input] this document reaches more than 1 file through `$ref` (raise \
          the limit with --max-ref-files): 1 `$ref` was not followed, the first at api.yaml:10:11; \
          operations that need them were not checked\n\
-         api.yaml:5:5: error[missing-idempotency-key] POST /a has no idempotency key: a retried \
-         request may be processed twice\n\
-         Found 1 problem (1 error) in 1 file (2 operations, 1 not checked: a $ref they need was \
+         api.yaml:5:5: warning[missing-idempotency-key] POST /a has no idempotency key: a retry \
+         after a lost response is processed again and can leave a duplicate\n\
+         Found 1 problem (1 warning) in 1 file (2 operations, 1 not checked: a $ref they need was \
          not loaded). 1 input could not be linted.\n"
     );
-    // Within the default limits, POST /b is keyed and checked.
-    let (code, out, _) = check(dir.path(), &["api.yaml", "--format", "json"]);
+    // Within the default limits, POST /b is keyed and checked: POST /a's warning is all.
+    let (code, out, _) = check(
+        dir.path(),
+        &["api.yaml", "--format", "json", "--fail-on", "warning"],
+    );
     assert_eq!(code, 1, "{out}");
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(json["summary"]["unchecked"], 0);

@@ -9,7 +9,7 @@ fn findings_behind_a_ref_are_reported_in_the_referenced_file_once() {
     assert!(report.errors.is_empty(), "{:?}", report.errors);
     let rules = ["missing-idempotency-key", "conflict-without-retry-after"];
     insta::assert_snapshot!(common::lines_of(&report, &rules), @r"
-    fixtures/refs/multi/paths/payments.yaml:9:1: error[missing-idempotency-key] POST /payments has no idempotency key: a retried request may be processed twice (1 of 1 other POST operation declares one, e.g. header `Idempotency-Key`)
+    fixtures/refs/multi/paths/payments.yaml:9:1: error[missing-idempotency-key] POST /payments moves money (body has `amount` and `currency`) without an idempotency key: a retry after a lost response can move (or record) the money twice (1 of 1 other POST operation declares one, e.g. header `Idempotency-Key`)
     fixtures/refs/multi/paths/refunds.yaml:10:5: warning[conflict-without-retry-after] 409 response of POST /refunds has no Retry-After header: clients cannot tell when to retry the in-progress request
     ");
     assert_eq!(report.files, 1);

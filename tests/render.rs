@@ -142,7 +142,7 @@ fn concise_is_coloured_like_rustc_when_asked() {
     let out = String::from_utf8(out.stdout).unwrap();
     assert!(
         out.starts_with(
-            "\u{1b}[1mfixtures/hostile/good.yaml:5:5:\u{1b}[0m \u{1b}[1;31merror[missing-idempotency-key]\u{1b}[0m POST /a has no idempotency key"
+            "\u{1b}[1mfixtures/hostile/good.yaml:5:5:\u{1b}[0m \u{1b}[1;31merror[missing-idempotency-key]\u{1b}[0m POST /refunds moves money"
         ),
         "{out:?}"
     );
@@ -162,7 +162,7 @@ fn concise_has_no_colour_when_not_asked_or_piped() {
             .unwrap();
         assert_eq!(
             String::from_utf8(out.stdout).unwrap(),
-            "fixtures/hostile/good.yaml:5:5: error[missing-idempotency-key] POST /a has no idempotency key: a retried request may be processed twice\nFound 1 problem (1 error) in 1 file (1 operation).\n",
+            "fixtures/hostile/good.yaml:5:5: error[missing-idempotency-key] POST /refunds moves money (path word `refunds`) without an idempotency key: a retry after a lost response can move (or record) the money twice\nFound 1 problem (1 error) in 1 file (1 operation).\n",
             "{args:?}"
         );
     }
@@ -235,13 +235,15 @@ fn concise_is_coloured_on_a_terminal_by_default() {
     let coloured = on_terminal(None);
     assert!(
         coloured.starts_with(
-            "\u{1b}[1mfixtures/hostile/good.yaml:5:5:\u{1b}[0m \u{1b}[1;31merror[missing-idempotency-key]\u{1b}[0m POST /a"
+            "\u{1b}[1mfixtures/hostile/good.yaml:5:5:\u{1b}[0m \u{1b}[1;31merror[missing-idempotency-key]\u{1b}[0m POST /refunds"
         ),
         "{coloured:?}"
     );
     let plain = on_terminal(Some("1"));
     assert!(
-        plain.starts_with("fixtures/hostile/good.yaml:5:5: error[missing-idempotency-key] POST /a"),
+        plain.starts_with(
+            "fixtures/hostile/good.yaml:5:5: error[missing-idempotency-key] POST /refunds"
+        ),
         "{plain:?}"
     );
 }

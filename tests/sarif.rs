@@ -66,9 +66,11 @@ fn sarif_parses_back_with_exact_regions_and_every_rule() {
         ),
         (Some(17), Some(5))
     );
-    assert_eq!(missing["level"], "error");
+    // A plain create: a warning, below the rule's default level of error.
+    assert_eq!(missing["level"], "warning");
     let index = missing["ruleIndex"].as_u64().unwrap() as usize;
     assert_eq!(rules[index]["id"], "missing-idempotency-key");
+    assert_eq!(rules[index]["defaultConfiguration"]["level"], "error");
     assert!(
         run["originalUriBaseIds"]["%SRCROOT%"]["uri"]
             .as_str()
