@@ -27,8 +27,8 @@ use crate::model::{Method, Operation};
 use crate::source::Node;
 use crate::vocabulary::{
     CONNECT_SEGMENTS, CREATE_WORDS, DELETE_VERBS, DOMAIN_READS, EVALUATING_NOUNS, EVALUATING_VERBS,
-    METHODS, PREPOSITIONS, PROXY_SEGMENTS, QUALIFIERS, SEND_VERBS, SET_NOUNS, STARTING_VERBS,
-    TEST_VERBS, TRANSITION_VERBS, UPDATE_VERBS, WRITE_VERBS,
+    METHODS, PREPOSITIONS, PROXY_SEGMENTS, QUALIFIERS, REDELIVERY_VERBS, SEND_VERBS, SET_NOUNS,
+    STARTING_VERBS, TEST_VERBS, TRANSITION_VERBS, UPDATE_VERBS, WRITE_VERBS,
 };
 
 /// Why an operation's duplicates do not matter, in words a message or a review can quote.
@@ -45,6 +45,9 @@ pub enum Exemption {
     /// It only runs in a test mode (`/v1/test_helpers/…`, `/sandbox/…`, `simulateTransaction`):
     /// its duplicates are test data. The word that says so.
     TestMode(String),
+    /// It delivers again an event that was delivered before (a webhook redelivery, Checkout's
+    /// `reflow`): the event keeps its id, on which receivers dedupe. The verb.
+    Redelivers(String),
 }
 
 impl Exemption {
@@ -54,7 +57,8 @@ impl Exemption {
             Exemption::Reads(r)
             | Exemption::PassesThrough(r)
             | Exemption::Deletes(r)
-            | Exemption::TestMode(r) => r,
+            | Exemption::TestMode(r)
+            | Exemption::Redelivers(r) => r,
         }
     }
 }
@@ -78,7 +82,7 @@ static SHORT_LIVED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new
     regex::Regex::new(
         r"(?ix)\b(
             short[-\ ]lived | ephemeral
-          | expires?\ (after|in|within)\ (an?|one|a\ few|\d+)\ (seconds?|minutes?|hours?)
+          | expires?\ (after|in|within)\ (an?|one|a\ few|[0-9]+)\ (seconds?|minutes?|hours?)
         )\b",
     )
     .expect("valid regex")
@@ -211,7 +215,23 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     }
     // The summary is written for people and says what the call does; an operationId's first
     // word may be the product's name (Vonage's `verifyRequest`, "Request a Verification"). A
-    // summary headed by a creating verb decides.
+    // summary headed by a creating verb decides, unless it is `submit` of one resource the path
+    // names (Gitea's "Submit a pending review" at `/reviews/{id}`, "Submit dispute evidence"
+    // at `/disputes/{dispute_id}/evidence`): that is sent once, and a repeat is refused.
+    let submits_one = || {
+        lead_words.first().is_some_and(|w| base_verb(w) == "submit")
+            && match segments.as_slice() {
+                [.., last] if last.starts_with('{') => !matches!(
+                    crate::idempotency::squash(last).as_str(),
+                    "format" | "version" | "apiversion" | "locale"
+                ),
+                [.., parent, last] => parent.starts_with('{') && !last.ends_with('s'),
+                _ => false,
+            }
+    };
+    if submits_one() {
+        return Effect::Transitions("submit".to_string());
+    }
     if lead_words
         .first()
         .is_some_and(|w| STARTING_VERBS.contains(&base_verb(w).as_str()))
@@ -233,7 +253,16 @@ pub fn effect(op: &Operation<'_>) -> Effect {
                 )
             })
     };
-    if let Some(verb) = is(TRANSITION_VERBS).filter(|_| names_a_resource()) {
+    // Starting, merging, connecting or upgrading something at a collection makes a new one
+    // ("Start a conversation" at `/conversations`): only on a resource the path names is it a
+    // transition of that resource.
+    let needs_instance = |v: &String| {
+        matches!(
+            v.as_str(),
+            "start" | "merge" | "connect" | "upgrade" | "adopt"
+        ) && !path.contains('{')
+    };
+    if let Some(verb) = is(TRANSITION_VERBS).filter(|v| names_a_resource() && !needs_instance(v)) {
         return Effect::Transitions(verb);
     }
     // "Add labels to an issue", `addProject`, `/issues/{n}/labels` with an add: an add to an
@@ -420,18 +449,7 @@ fn deletes(op: &Operation<'_>) -> Option<String> {
     // "Delete and recreate the index": the verb after "and" counts too.
     let heads = names.heads(op, true);
     let verb = heads.iter().find(|h| DELETE_VERBS.contains(&h.as_str()))?;
-    // "Deletes the last level": each repeat deletes another one.
-    let ordinal = |t: &str| {
-        words(t)
-            .iter()
-            .take(12)
-            .any(|w| matches!(w.as_str(), "last" | "first" | "next" | "oldest" | "newest"))
-    };
-    if ["summary", "description"]
-        .iter()
-        .filter_map(|k| op.node.node.get(k).and_then(Node::as_str))
-        .any(ordinal)
-    {
+    if ordinal_delete(op).is_some() {
         return None;
     }
     // A write verb, or one done again (`recreate`, `reupload`: `re` and a write verb).
@@ -450,6 +468,27 @@ fn deletes(op: &Operation<'_>) -> Option<String> {
     (!other_write).then(|| verb.clone())
 }
 
+/// The delete verb of a POST that deletes "the last", "the first" or "the next" one, whose every
+/// repeat deletes another ("Deletes the last level"): a retry's damage no duplicate undoes.
+pub fn ordinal_delete(op: &Operation<'_>) -> Option<String> {
+    let names = NameWords::of(op);
+    let verb = names
+        .heads(op, true)
+        .into_iter()
+        .find(|h| DELETE_VERBS.contains(&h.as_str()))?;
+    let ordinal = |t: &str| {
+        words(t)
+            .iter()
+            .take(12)
+            .any(|w| matches!(w.as_str(), "last" | "first" | "next" | "oldest" | "newest"))
+    };
+    ["summary", "description"]
+        .iter()
+        .filter_map(|k| op.node.node.get(k).and_then(Node::as_str))
+        .any(ordinal)
+        .then_some(verb)
+}
+
 /// Why `op`'s duplicates do not matter by its nature, if they do not: it passes through, or
 /// (for a POST) it only reads. `None` for an operation that changes state.
 pub fn exemption(op: &Operation<'_>, settings: &Settings) -> Option<Exemption> {
@@ -465,11 +504,23 @@ pub fn exemption(op: &Operation<'_>, settings: &Settings) -> Option<Exemption> {
     if let Some(verb) = deletes(op) {
         return Some(Exemption::Deletes(verb));
     }
+    if let Some(verb) = NameWords::of(op)
+        .heads(op, true)
+        .into_iter()
+        .find(|h| REDELIVERY_VERBS.contains(&h.as_str()))
+    {
+        return Some(Exemption::Redelivers(verb));
+    }
     reads(op, settings).map(Exemption::Reads)
 }
 
 /// `op` hands its request to another target.
 fn passes_through(op: &Operation<'_>) -> Option<String> {
+    // A connection upgraded to a stream (Docker's attach and exec start answer
+    // `101 Switching Protocols`): what flows over it is the target's.
+    if op.response("101").is_some() {
+        return Some("101 Switching Protocols".to_string());
+    }
     let segment = last_literal_segment(op.path);
     let seg_words = words(segment);
     if seg_words.len() == 1 && PROXY_SEGMENTS.contains(&seg_words[0].as_str()) {

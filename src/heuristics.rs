@@ -346,7 +346,7 @@ pub struct Lifetime {
 static LIFETIME: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?ix)
-        \b(?P<n>\d+(?:\.\d+)?|an?|one|two|three|seven|thirty)[\ \-]?
+        \b(?P<n>[0-9]+(?:\.[0-9]+)?|an?|one|two|three|seven|thirty)[\ \-]?
           (?P<unit>s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?|months?)\b
         | \b(?P<forever>forever|indefinitely|never\ expires?)\b",
     )

@@ -143,7 +143,7 @@ static STRONG_KEY_WORDING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLo
     regex::Regex::new(
         r"(?ix)
         idempoten
-        | \b(retr(y|ies|ied|ying)|duplicat\w*|de-?dup\w*|replay\w*|more\ than\ once|only\ once)\b
+        | \b(retr(y|ies|ied|ying)|duplicat(?-u:\w)*|de-?dup(?-u:\w)*|replay(?-u:\w)*|more\ than\ once|only\ once)\b
         | \b(client[-\ ]generated|generated\ by\ the\ client|chosen\ by\ the\ client)\b
         | \bunique\b[^.]{0,40}\b(this|each|every|the)\ (request|call|submission|attempt)\b",
     )
@@ -156,7 +156,7 @@ static KEY_WORDING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new
     regex::Regex::new(
         r"(?ix)
         idempoten
-        | \b(retr(y|ies|ied|ying)|duplicat\w*|de-?dup\w*|replay\w*|more\ than\ once|only\ once)\b
+        | \b(retr(y|ies|ied|ying)|duplicat(?-u:\w)*|de-?dup(?-u:\w)*|replay(?-u:\w)*|more\ than\ once|only\ once)\b
         | \bunique\b[^.]{0,60}\b(request|call|submission|operation|attempt)s?\b
         | \b(client[-\ ]generated|generated\ by\ the\ client|chosen\ by\ the\ client)\b",
     )
@@ -167,7 +167,7 @@ static KEY_WORDING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new
 /// payment to be canceled".
 static OTHER_REQUEST: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\bidentif(?:y|ying|ies)\s+the\s+(?:\w+\s+){0,2}?(?:to\s+be|that|which)\b",
+        r"(?i)\bidentif(?:y|ying|ies)\s+the\s+(?:(?-u:\w)+\s+){0,2}?(?:to\s+be|that|which)\b",
     )
     .expect("valid regex")
 });
@@ -435,8 +435,11 @@ pub fn repeat_answer<'a>(op: &Operation<'a>, verb: &str) -> Option<&'a str> {
             })
         })
     };
-    let (ok, errors): (Vec<_>, Vec<_>) =
-        op.responses.iter().partition(|r| r.status.starts_with('2'));
+    // A 304 "already stopped" (Docker) answers a repeat as a success does.
+    let (ok, errors): (Vec<_>, Vec<_>) = op
+        .responses
+        .iter()
+        .partition(|r| r.status.starts_with('2') || r.status.starts_with('3'));
     errors
         .into_iter()
         .chain(ok)
@@ -620,7 +623,14 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
             || ((UPDATE_VERBS.contains(&w.as_str()) || SWITCHING_VERBS.contains(&w.as_str()))
                 && op.path.contains('{'))
     });
-    if undoes {
+    // "Remove funds from the account": removing money is moving it.
+    let of_funds = lead.as_ref().is_some_and(|(_, t)| {
+        words(t)
+            .iter()
+            .take(8)
+            .any(|w| matches!(w.as_str(), "funds" | "money"))
+    });
+    if undoes && !of_funds {
         return None;
     }
     let props = body_properties(bundle, op);
@@ -759,7 +769,7 @@ fn money_amount(bundle: &Bundle, props: &[Property<'_>]) -> Option<String> {
 /// with this URL already exists".
 static NATURAL_KEY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\b(must\ be\ unique|is\ not\ unique|unique\ (across|within|per|among)|already\ exists?|already\ (taken|in\ use|registered|present)|duplicate\ (name|email|entry|resource))\b",
+        r"(?i)\b(must\ be\ unique|is\ not\ unique|unique\ (across|within|per|among)|already\ exists?|already\ (taken|in\ use|registered|present)|conflicts?\ with\ (?:an?\ )?existing|duplicate\ (name|email|entry|resource))\b",
     )
     .expect("valid regex")
 });
@@ -767,7 +777,7 @@ static NATURAL_KEY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new
 /// A property's description that says its value must be unique (not "is not unique").
 static UNIQUE_FIELD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\b(must\ be\ unique|(?:is|are|'s)\ unique\ (across|within|per|among))\b|^\s*(?:an?\s+|the\s+)?unique\s+(?:name|title|slug|handle|label|login|username)\b",
+        r"(?i)\b(must\ be\ unique|(?:is|are|'s)\ unique\ (across|within|per|among))\b|^\s*(?:an?\s+|the\s+)?unique\s+(?:name|title|slug|handle|label|login|username|reference|code|key)\b",
     )
     .expect("valid regex")
 });
@@ -785,14 +795,16 @@ pub static OPTIONAL_EXPLAINED: std::sync::LazyLock<regex::Regex> = std::sync::La
 static IDEMPOTENT_BY_DESIGN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
         r"(?ix)\b(
-            (?:this\s+(?:endpoint|operation|call|request|method)|calls?\s+to\s+(?:this\s+endpoint|`?[\w.]+`?)|(?:the\s+)?(?:endpoint|operation|call|request)s?)\s+(?:is|are)\s+idempotent
+            (?:this\s+(?:endpoint|operation|call|request|method)|calls?\s+to\s+(?:this\s+endpoint|`?[0-9A-Za-z_.]+`?)|(?:the\s+)?(?:endpoint|operation|call|request)s?)\s+(?:is|are)\s+idempotent
             # Netlify: 'If a database already exists, returns the existing connection string'
-          | already\s+exists?,?\s+(?:it\s+|this\s+endpoint\s+|the\s+\w+\s+)?returns?\s+the\s+existing
+          | already\s+exists?,?\s+(?:it\s+|this\s+endpoint\s+|the\s+(?-u:\w)+\s+)?returns?\s+the\s+existing
             # Square: 'If the payment is already canceled, no action is taken'
           | no\s+action\s+is\s+taken
             # Slack: 'Opens or resumes a direct message'; 'Get or create a session'
           | (?:opens?|starts?)\s+or\s+(?:resumes?|reopens?|returns?\s+the\s+existing)
           | (?:gets?|finds?|fetch(?:es)?|retrieves?)\s+or\s+creates?
+            # Intercom: 'the tag will be created if not found'
+          | (?:will\s+be\s+|is\s+)?created\s+if\s+(?:it\s+)?(?:is\s+)?(?:not\s+found|does\s*n[o']t\s+(?:already\s+)?exist)
         )\b",
     )
     .expect("valid regex")
@@ -800,14 +812,25 @@ static IDEMPOTENT_BY_DESIGN: std::sync::LazyLock<regex::Regex> = std::sync::Lazy
 
 /// An operation's wording that what it makes must be unique by a value the client sends.
 static UNIQUE_PROSE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r"(?i)\bmust\s+have\s+a\s+unique\s+`?\w+`?(?:\s+for\s+(?:a|its|the)\s+\w+)?")
-        .expect("valid regex")
+    regex::Regex::new(
+        r"(?i)\bmust\s+have\s+a\s+unique\s+`?(?-u:\w)+`?(?:\s+for\s+(?:a|its|the)\s+(?-u:\w)+)?",
+    )
+    .expect("valid regex")
 });
 
 /// How a create is protected by a natural key, if it is: a `409` (or `400`/`422`) that answers a
 /// second create as a duplicate ("already exists"), or a body property whose value must be
 /// unique. A retry is then refused instead of creating twice.
 pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
+    // "Duplicates are allowed" (the OpenAPI petstore): whatever its fields, nothing refuses a
+    // second create.
+    if ["summary", "description"]
+        .iter()
+        .filter_map(|k| op.node.node.get(k).and_then(Node::as_str))
+        .any(|t| DUPLICATES_ALLOWED.is_match(t))
+    {
+        return None;
+    }
     // "Calls to this endpoint are idempotent": the spec says a repeat is safe. "Each Push
     // Provider must have a unique `name`", "Every user … must have a unique identifier for a
     // login": the thing made is unique by something the client sends.
@@ -1000,6 +1023,12 @@ static REPEAT_FOUND: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::ne
         r"(?i)already\s+(?:been\s+)?(?:exists?|added|merged|created|present|a\s+member|subscribed|applied|registered|linked|assigned|attached|granted)",
     )
     .expect("valid regex")
+});
+
+/// Wording that duplicates are accepted: "Duplicates are allowed".
+static DUPLICATES_ALLOWED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"(?i)\bduplicates?\s+(?:are|is)\s+(?:allowed|permitted|accepted)\b")
+        .expect("valid regex")
 });
 
 /// A success's description that says what a retried duplicate gets: PayPal's "If a duplicate

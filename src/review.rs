@@ -180,6 +180,9 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                 crate::classify::Exemption::TestMode(why) => {
                     format!("only runs in a test mode (`{why}`): duplicates are test data")
                 }
+                crate::classify::Exemption::Redelivers(verb) => format!(
+                    "delivers an event again (`{verb}`): receivers dedupe on the event's id"
+                ),
             };
             answer(Verdict::Good, text, None)
         } else if let Some(c) = carrier {
@@ -276,7 +279,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                 Effect::Transitions(verb) => match crate::idempotency::repeat_answer(op, &verb)
                     .filter(|_| crate::rules::only_identifies_or_bodiless(bundle, op))
                 {
-                    Some(status) if status.starts_with('2') => (
+                    Some(status) if status.starts_with('2') || status.starts_with('3') => (
                         Verdict::Good,
                         format!("a repeat is answered {status}, as the first (`{verb}`)"),
                     ),

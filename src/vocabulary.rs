@@ -95,6 +95,8 @@ pub const EVALUATING_VERBS: &[&str] = &[
     "autocomplete",
     // "Parse a given string expression into an attributeMappingSource object".
     "parse",
+    // "Wait for a container": blocks until it stops, changes nothing.
+    "wait",
 ];
 
 /// Nouns that name an evaluation, beside the configurable read-only words, as the head noun of
@@ -195,6 +197,14 @@ pub const TRANSITION_VERBS: &[&str] = &[
     "authorize",
     "authorise",
     "settle",
+    // Starting, merging, adopting, connecting or upgrading one resource the path names: a
+    // repeat finds it started, merged, adopted, connected or upgraded (Docker's
+    // `/containers/{id}/start`, Gitea's `/pulls/{index}/merge`, `/networks/{id}/connect`).
+    "start",
+    "merge",
+    "adopt",
+    "connect",
+    "upgrade",
     // Handing something over or granting a standing access: a repeat finds it done.
     "grant",
     "reverse",
@@ -216,26 +226,32 @@ pub const STARTING_VERBS: &[&str] = &[
 
 /// Verbs of a POST that only deletes or removes, which a repeat leaves as it is.
 pub const DELETE_VERBS: &[&str] = &[
-    "delete", "remove", "unset", "clear", "purge", "erase", "destroy", "unlink", "detach",
+    "delete",
+    "remove",
+    "unset",
+    "clear",
+    "purge",
+    "erase",
+    "destroy",
+    "unlink",
+    "detach",
     "unassign",
     // A revoked token or grant stays revoked (RFC 7009: revoking an invalid token answers 200).
     "revoke",
+    // Taking a container off a network, a user off a device.
+    "disconnect",
 ];
+
+/// Verbs that deliver again an event delivered before, which keeps its id: a retry's copy is
+/// deduped by receivers like any redelivery.
+pub const REDELIVERY_VERBS: &[&str] = &["redeliver", "reflow", "replay"];
 
 /// Verbs that send a message, which a retry sends again.
 pub const SEND_VERBS: &[&str] = &[
-    "send",
-    "resend",
-    "notify",
-    "remind",
-    "email",
-    "deliver",
-    "redeliver",
-    "fire",
+    "send", "resend", "notify", "remind", "email", "deliver", "fire",
     // Mail: a forward or a reply is a new message sent (Microsoft Graph's `forward`,
     // `replyAll`).
-    "forward",
-    "reply",
+    "forward", "reply",
 ];
 
 /// Verbs that update the resource they are addressed to.

@@ -31,6 +31,27 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if op.response(status).is_some() {
             continue;
         }
+        // A 429 described as answering a concurrent or duplicate request (Checkout's "Too many
+        // requests or duplicate request detected") is that answer under another status, and
+        // tells clients to come back.
+        if status == "409"
+            && op.response("429").is_some_and(|r| {
+                r.description.is_some_and(|d| {
+                    crate::heuristics::words(d).iter().any(|w| {
+                        matches!(
+                            w.as_str(),
+                            "duplicate"
+                                | "concurrent"
+                                | "concurrently"
+                                | "progress"
+                                | "idempotency"
+                        )
+                    })
+                })
+            })
+        {
+            continue;
+        }
         let what = if status == "409" {
             "no 409 response".to_string()
         } else {

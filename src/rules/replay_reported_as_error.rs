@@ -33,7 +33,9 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         for r in &op.responses {
-            if !r.status.starts_with('4') {
+            // A 429 says "not now" (Checkout's "duplicate request detected" for a concurrent
+            // copy): it is the concurrency answer, not an error for a completed replay.
+            if !r.status.starts_with('4') || r.status == "429" {
                 continue;
             }
             let Some(desc) = r.description else { continue };

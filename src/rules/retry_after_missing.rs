@@ -20,8 +20,8 @@ pub const RULE: Rule = Rule {
 static NO_BACKOFF: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
         r"(?ix)\b(
-            (maximum|number)\s+of\s+(\d+\s+)?(concurrent|parallel|simultaneous)\s+(?-u:[\w\s]){1,40}?(has|have)\s+been\s+(reached|met)
-          | can\s+only\s+be\s+\w+\s+\d+\s+times\s+(in|per|every)\s+(\d+\s+)?(hours?|days?|weeks?|months?)
+            (maximum|number)\s+of\s+([0-9]+\s+)?(concurrent|parallel|simultaneous)\s+(?-u:[\w\s]){1,40}?(has|have)\s+been\s+(reached|met)
+          | can\s+only\s+be\s+(?-u:\w)+\s+[0-9]+\s+times\s+(in|per|every)\s+([0-9]+\s+)?(hours?|days?|weeks?|months?)
           | the\s+(operation|job|task|process|export|import)\s+will\s+continue
         )\b",
     )
@@ -51,6 +51,12 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 continue;
             }
             if r.description.is_some_and(|d| NO_BACKOFF.is_match(d)) {
+                continue;
+            }
+            // A 503 that names a state rather than unavailability ("node is not part of a
+            // swarm", "request timed out") is not a signal to wait: a Retry-After would be a
+            // guess. A bare "Service Unavailable", overload or maintenance is.
+            if r.status == "503" && r.description.is_some_and(|d| !speaks_of_unavailability(d)) {
                 continue;
             }
             // A shared response is fixed once, where it is defined.
@@ -91,4 +97,34 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .with_help("add `headers: { Retry-After: { schema: { type: integer } } }` (RFC 6585 §4, RFC 9110 §10.2.3)"),
         );
     }
+}
+
+/// Whether a 503's description speaks of the service being unavailable for a while (or says
+/// nothing more than its status), which waiting fixes.
+fn speaks_of_unavailability(description: &str) -> bool {
+    let w = crate::heuristics::words(description);
+    w.is_empty()
+        || w.iter().any(|x| {
+            matches!(
+                x.as_str(),
+                "unavailable"
+                    | "available"
+                    | "availability"
+                    | "overload"
+                    | "overloaded"
+                    | "maintenance"
+                    | "capacity"
+                    | "busy"
+                    | "temporarily"
+                    | "temporary"
+                    | "later"
+                    | "retry"
+                    | "again"
+                    | "throttled"
+                    | "throttling"
+                    | "rate"
+                    | "down"
+                    | "outage"
+            )
+        })
 }
