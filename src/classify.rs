@@ -27,8 +27,8 @@ use crate::model::{Method, Operation};
 use crate::source::Node;
 use crate::vocabulary::{
     CONNECT_SEGMENTS, CREATE_WORDS, DELETE_VERBS, DOMAIN_READS, EVALUATING_NOUNS, EVALUATING_VERBS,
-    METHODS, PREPOSITIONS, PROXY_SEGMENTS, QUALIFIERS, REDELIVERY_VERBS, SEND_VERBS, SET_NOUNS,
-    STARTING_VERBS, TEST_VERBS, TRANSITION_VERBS, UPDATE_VERBS, WRITE_VERBS,
+    INSTANCE_TRANSITION_VERBS, METHODS, PREPOSITIONS, PROXY_SEGMENTS, QUALIFIERS, REDELIVERY_VERBS,
+    SEND_VERBS, SET_NOUNS, STARTING_VERBS, TEST_VERBS, TRANSITION_VERBS, UPDATE_VERBS, WRITE_VERBS,
 };
 
 /// Why an operation's duplicates do not matter, in words a message or a review can quote.
@@ -175,7 +175,8 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     if let [.., parent, _] = segments.as_slice()
         && parent.starts_with('{')
         && let [verb] = seg_words.as_slice()
-        && TRANSITION_VERBS.contains(&verb.as_str())
+        && (TRANSITION_VERBS.contains(&verb.as_str())
+            || INSTANCE_TRANSITION_VERBS.contains(&verb.as_str()))
     {
         return Effect::Transitions(verb.clone());
     }

@@ -29,8 +29,8 @@ static RELATIVE_WORDING: LazyLock<Regex> = LazyLock::new(|| {
               (current|existing|previous|balance|total|count|quantity|amount|value|stock|inventory|counter|score|points)
           | increment(?:ed|s)?\ (?:[a-z]+\ ){0,4}?by
           | decrement(?:ed|s)?\ (?:[a-z]+\ ){0,4}?by
-          | increase[sd]?\ by
-          | decrease[sd]?\ by
+          | increase[sd]?\ (?:[a-z]+\ ){0,4}?by
+          | decrease[sd]?\ (?:[a-z]+\ ){0,4}?by
           | increase[sd]?\ or\ decrease[sd]?
           | append(?:s|ed)?\ [^.]{0,60}?\b(?:to|onto)\ (?:the\ )?(?:existing|current|end)
           | add(?:s|ed)?\ [^.]{0,60}?\bto\ the\ end

@@ -769,7 +769,7 @@ fn money_amount(bundle: &Bundle, props: &[Property<'_>]) -> Option<String> {
 /// with this URL already exists".
 static NATURAL_KEY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\b(must\ be\ unique|is\ not\ unique|unique\ (across|within|per|among)|already\ exists?|already\ (taken|in\ use|registered|present)|conflicts?\ with\ (?:an?\ )?existing|duplicate\ (name|email|entry|resource))\b",
+        r"(?i)\b(must\ be\ unique|is\ not\ unique|unique\ (across|within|per|among)|already\ exists?|already\ (taken|in\ use|registered|present|part\ of|a\ member)|conflicts?\ with\ (?:an?\ )?existing|duplicate\ (name|email|entry|resource))\b",
     )
     .expect("valid regex")
 });
@@ -849,7 +849,7 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
         }
     }
     let answered = op.responses.iter().find(|r| {
-        matches!(r.status, "409" | "400" | "422")
+        (matches!(r.status, "409" | "400" | "422" | "403" | "503"))
             && r.description.is_some_and(|d| NATURAL_KEY.is_match(d))
     });
     if let Some(r) = answered {
@@ -933,10 +933,16 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
     }
     // A required name or identity described as unique: "A unique and addressable name to be
     // assigned to this Rate Limit", "The unique external identifier for the Entity".
+    // A required name with a conflict declared: the 409 is what a second create with that name
+    // gets (Gitea's tags). A name whose description says a missing one is made ("The name of
+    // the tag, which will be created if not found"): get or create.
+    let conflict_declared = op.response("409").is_some();
     if let Some(p) = props.iter().filter(writable).find(|p| {
         p.required
             && naming_field(p.name)
-            && description_of(&p.schema).is_some_and(|d| UNIQUE_NAMING.is_match(d))
+            && (conflict_declared
+                || description_of(&p.schema)
+                    .is_some_and(|d| UNIQUE_NAMING.is_match(d) || IDEMPOTENT_BY_DESIGN.is_match(d)))
     }) {
         return Some(format!("the unique `{}`", p.name));
     }

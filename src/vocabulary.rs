@@ -212,6 +212,13 @@ pub const TRANSITION_VERBS: &[&str] = &[
     "refer",
 ];
 
+/// Verbs that move a resource to a state only as the last segment under the resource they act
+/// on (Docker's `/images/{name}/push`, `/containers/{id}/restart`): elsewhere they name other
+/// things ("Push a notification").
+pub const INSTANCE_TRANSITION_VERBS: &[&str] = &[
+    "push", "pull", "tag", "restart", "reboot", "retry", "redeploy",
+];
+
 /// Words that say an operation may create, even beside an update (`updateOrCreateInvoices`).
 pub const CREATE_WORDS: &[&str] = &[
     "create", "creates", "insert", "inserts", "upsert", "upserts",

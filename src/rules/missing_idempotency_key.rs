@@ -264,6 +264,17 @@ fn effect_given(
     let by_words = effect(op);
     if by_words != Effect::Creates && (moves_money() || relative()) {
         Effect::Creates
+    } else if by_words == Effect::Creates
+        && only_identifies(bundle, op)
+        && !moves_money()
+        && !relative()
+        && let Some(verb) = crate::classify::head_verbs(op)
+            .into_iter()
+            .find(|h| crate::vocabulary::TRANSITION_VERBS.contains(&h.as_str()))
+    {
+        // A transition of things the body names by id ("Merge a lead and a user": `from`,
+        // `into`): it happens once, whatever the path.
+        Effect::Transitions(verb)
     } else if by_words == Effect::Creates && links(bundle, op) && !moves_money() && !relative() {
         // It links things that exist: adding the same link twice leaves one.
         let noun = op
@@ -325,9 +336,11 @@ fn links(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
             under_instance
                 && !singular.is_empty()
                 && plural
-                && props
-                    .iter()
-                    .any(|p| crate::idempotency::squash(p.name).starts_with(&singular))
+                && props.iter().any(|p| {
+                    let name = crate::idempotency::squash(p.name);
+                    // Intercom's "Attach a contact to a company": `{id}` of the company.
+                    name.starts_with(&singular) || name == "id"
+                })
                 && only_identifies(bundle, op)
         }
     }
