@@ -267,17 +267,32 @@ pub fn delivery_ids<'a>(bundle: &'a Bundle, op: &'a Operation<'a>) -> Vec<KeyCar
         .collect();
     static UNIQUE: std::sync::LazyLock<regex::Regex> =
         std::sync::LazyLock::new(|| regex::Regex::new(r"(?i)\bunique\b").expect("valid regex"));
+    // The event's name (`fileComment`, `paymentSucceeded`): a unique id of the thing the event
+    // is about, one event per thing, identifies the event too (Figma's `comment_id` of a
+    // comment event).
+    let event_words = match &op.site {
+        Site::Callback(cb) => words(&cb.name),
+        _ => words(op.path),
+    };
     out.extend(
         body_properties(bundle, op)
             .into_iter()
             .filter(|p| {
                 let name = squash(p.name);
+                let unique = || {
+                    description_of(&p.schema)
+                        .is_some_and(|d| KEY_WORDING.is_match(d) || UNIQUE.is_match(d))
+                };
                 // Not `webhook_id`: in a body that names the subscription ("the id of the
                 // webhook that caused the callback"), the same for every delivery.
+                let of_the_event = || {
+                    name.strip_suffix("id").is_some_and(|noun| {
+                        !noun.is_empty() && event_words.iter().any(|w| w == noun)
+                    }) && p.required
+                };
                 matches!(name.as_str(), "eventid" | "deliveryid")
-                    || (name == "id"
-                        && description_of(&p.schema)
-                            .is_some_and(|d| KEY_WORDING.is_match(d) || UNIQUE.is_match(d)))
+                    || (name == "id" && unique())
+                    || (of_the_event() && unique())
             })
             .map(KeyCarrier::BodyField),
     );
@@ -466,7 +481,12 @@ pub fn version_precondition(bundle: &Bundle, op: &Operation<'_>) -> bool {
             || phrase("current", "version")
             || phrase("must", "match")
             || w.iter().any(|x| x == "optimistic" || x == "concurrency");
-        p.required && versioned && of_what_was_read
+        // The value being replaced, sent to be checked (Okta's `oldPassword`): a retry of a
+        // change that applied sends a value that no longer holds, and is refused.
+        let old_value = ["old", "current", "previous"]
+            .iter()
+            .any(|w| name.starts_with(w) && name.len() > w.len());
+        p.required && ((versioned && of_what_was_read) || old_value)
     })
 }
 
@@ -661,7 +681,18 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
         }
     }
     let is_money = |w: &str| money_word(&[w.to_string()], &settings.money_words).is_some();
-    if let Some(w) = last_segment.and_then(head).filter(|w| is_money(w)) {
+    // A segment that stops or cancels payments (`/stop-payments`, a stop order on a check)
+    // names an order not to pay.
+    let stops = last_segment.is_some_and(|s| {
+        words(s).first().is_some_and(|w| {
+            UNDOING_VERBS.contains(&w.as_str())
+                || matches!(w.as_str(), "stop" | "block" | "hold" | "freeze")
+        })
+    });
+    if let Some(w) = last_segment
+        .and_then(head)
+        .filter(|w| is_money(w) && !stops)
+    {
         return Some(format!("path word `{w}`"));
     }
     if let Some(w) = op
@@ -769,7 +800,7 @@ fn money_amount(bundle: &Bundle, props: &[Property<'_>]) -> Option<String> {
 /// with this URL already exists".
 static NATURAL_KEY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\b(must\ be\ unique|is\ not\ unique|unique\ (across|within|per|among)|already\ exists?|already\ (taken|in\ use|registered|present|part\ of|a\ member)|conflicts?\ with\ (?:an?\ )?existing|duplicate\ (name|email|entry|resource))\b",
+        r"(?i)\b(must\ be\ unique|is\ not\ unique|unique\ (across|within|per|among)|already\ exists?|already\ (taken|in\ use|registered|present|part\ of|a\ member)|name[\ _]in[\ _]use|conflicts?\ with\ (?:an?\ )?existing|duplicate\ (name|email|entry|resource))\b",
     )
     .expect("valid regex")
 });
@@ -824,27 +855,48 @@ static UNIQUE_PROSE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::ne
 pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
     // "Duplicates are allowed" (the OpenAPI petstore): whatever its fields, nothing refuses a
     // second create.
-    if ["summary", "description"]
+    // The regexes below read long descriptions; a lower-cased copy tells cheaply which of them
+    // can match at all.
+    let texts: Vec<(&str, &str, String)> = ["summary", "description"]
         .iter()
-        .filter_map(|k| op.node.node.get(k).and_then(Node::as_str))
-        .any(|t| DUPLICATES_ALLOWED.is_match(t))
+        .filter_map(|k| {
+            let t = op.node.node.get(k).and_then(Node::as_str)?;
+            Some((*k, t, t.to_ascii_lowercase()))
+        })
+        .collect();
+    if texts
+        .iter()
+        .any(|(_, t, lower)| lower.contains("duplicate") && DUPLICATES_ALLOWED.is_match(t))
     {
         return None;
     }
     // "Calls to this endpoint are idempotent": the spec says a repeat is safe. "Each Push
     // Provider must have a unique `name`", "Every user … must have a unique identifier for a
     // login": the thing made is unique by something the client sends.
-    for key in ["summary", "description"] {
-        let Some(text) = op.node.node.get(key).and_then(Node::as_str) else {
-            continue;
-        };
+    for (key, text, lower) in &texts {
         let unique = || {
             UNIQUE_PROSE.find(text).filter(|m| {
                 let lower = m.as_str().to_ascii_lowercase();
                 !lower.contains("idempotency") && !lower.contains("request")
             })
         };
-        if let Some(m) = IDEMPOTENT_BY_DESIGN.find(text).or_else(unique) {
+        let by_design = || {
+            [
+                "idempotent",
+                "existing",
+                "no action",
+                "resume",
+                "reopen",
+                "or create",
+                "created if",
+            ]
+            .iter()
+            .any(|w| lower.contains(w))
+            .then(|| IDEMPOTENT_BY_DESIGN.find(text))
+            .flatten()
+        };
+        let unique_said = || lower.contains("unique").then(unique).flatten();
+        if let Some(m) = by_design().or_else(unique_said) {
             return Some(format!("its {key}: \"{}\"", m.as_str()));
         }
     }

@@ -219,6 +219,37 @@ pub const INSTANCE_TRANSITION_VERBS: &[&str] = &[
     "push", "pull", "tag", "restart", "reboot", "retry", "redeploy",
 ];
 
+/// Transitions that switch a standing state on or off, which a repeat leaves as it is: only a
+/// documented refusal of a repeat makes one worth reporting.
+pub const TOGGLE_VERBS: &[&str] = &[
+    "enable",
+    "disable",
+    "activate",
+    "deactivate",
+    "pause",
+    "resume",
+    "lock",
+    "unlock",
+    "freeze",
+    "unfreeze",
+    "suspend",
+    "unsuspend",
+    "mute",
+    "unmute",
+    "star",
+    "unstar",
+    "pin",
+    "unpin",
+    "block",
+    "unblock",
+    "follow",
+    "unfollow",
+    "archive",
+    "unarchive",
+    "publish",
+    "unpublish",
+];
+
 /// Words that say an operation may create, even beside an update (`updateOrCreateInvoices`).
 pub const CREATE_WORDS: &[&str] = &[
     "create", "creates", "insert", "inserts", "upsert", "upserts",
@@ -418,6 +449,11 @@ pub const ONE_SHOT_MONEY_VERBS: &[&str] = &[
     "reverse",
     "reversal",
     "reversals",
+    // Approving or releasing one payment under review: it is paid once (Unit's
+    // `/check-payments/{id}/approve`).
+    "approve",
+    "accept",
+    "release",
 ];
 
 /// Money verbs that also move other things (a call, a repository, a screenshot): they move money

@@ -32,8 +32,14 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             } else {
                 "keys in URLs leak into logs and caches"
             };
-            out.push(
-                cx.diagnostic(
+            // Offered beside a header carrier (Lob takes the key as a header or in the query):
+            // clients can already do the right thing; an info says which to prefer.
+            let also_header = cx
+                .carriers(op)
+                .iter()
+                .any(|c| matches!(c, KeyCarrier::Header(_)));
+            let mut d = cx
+                .diagnostic(
                     &RULE,
                     at,
                     format!(
@@ -42,8 +48,11 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     ),
                 )
                 .with_operation(op)
-                .with_help("declare it `in: header` (e.g. `Idempotency-Key`)"),
-            );
+                .with_help("declare it `in: header` (e.g. `Idempotency-Key`)");
+            if also_header {
+                d = d.with_severity(crate::diagnostic::Severity::Info);
+            }
+            out.push(d);
         }
         let carriers = cx.carriers(op);
         let header = carriers.iter().find(|c| matches!(c, KeyCarrier::Header(_)));

@@ -99,36 +99,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             };
             out.push(d.with_operation(op).with_help(help));
         }
-        // A shape named in prose ("we recommend a UUID") is documented; a recommendation is
-        // no format to declare.
-        let shape_in_prose = [
-            param.description,
-            schema.node.get("description").and_then(Node::as_str),
-        ]
-        .into_iter()
-        .flatten()
-        .any(|d| {
-            crate::heuristics::words(d)
-                .iter()
-                .any(|w| matches!(w.as_str(), "uuid" | "uuids" | "guid" | "ulid" | "uuidv4"))
-        });
-        if schema.node.get("format").is_none()
-            && schema.node.get("pattern").is_none()
-            && !shape_in_prose
-        {
-            out.push(
-                cx.diagnostic(
-                    &RULE,
-                    anchor,
-                    format!(
-                        "idempotency key `{name}` has no format or pattern: document the \
-                             expected shape (e.g. format: uuid)"
-                    ),
-                )
-                .with_severity(Severity::Info)
-                .with_operation(op)
-                .with_help("add `format: uuid`, or a `pattern` that servers validate (draft §5)"),
-            );
-        }
+        // No `format` or `pattern` is not reported: keys are opaque strings (draft §2.1), and
+        // reviewers of real specs judged asking for a shape a style nudge.
     }
 }

@@ -12,6 +12,7 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let mut found = Vec::new();
     for op in cx.operations_whose_duplicates_matter() {
         let carriers = cx.carriers(op);
         let Some(carrier) = carriers.first() else {
@@ -57,7 +58,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         } else {
             format!("no {status} response (the status its `x-idempotency` gives for concurrency)")
         };
-        out.push(
+        found.push(
             cx.diagnostic(
                 &RULE,
                 op.responses_key.map_or(op.key, |k| op.anchor(k)),
@@ -75,6 +76,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             ),
         );
     }
+    cx.once_if_no_client_errors(found, out);
 }
 
 /// Whether two concurrent copies of `op` can do no harm: an update of one resource sets the same

@@ -12,6 +12,7 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let mut found = Vec::new();
     for op in cx.operations_whose_duplicates_matter() {
         if cx.carriers(op).is_empty() {
             continue;
@@ -32,10 +33,13 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
         // An error code listed in an extension of the operation (Square's `x-endpoint-errors`
         // with `IDEMPOTENCY_KEY_REUSED`, AWS's `IdempotentParameterMismatch`).
-        if names_mismatch_code(op.node.node) {
+        if crate::rules::extension_names_code(
+            op.node.node,
+            &["idempotencykeyreused", "idempotentparametermismatch"],
+        ) {
             continue;
         }
-        out.push(
+        found.push(
             cx.diagnostic(
                 &RULE,
                 responses_location(op),
@@ -52,23 +56,5 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             )),
         );
     }
-}
-
-/// Whether an `x-` extension of the operation names the error of a key reused with another
-/// payload, as an error code (`IDEMPOTENCY_KEY_REUSED`, `IdempotentParameterMismatch`).
-fn names_mismatch_code(op: &crate::source::Node) -> bool {
-    fn walk(node: &crate::source::Node, depth: usize) -> bool {
-        if let Some(text) = node.as_str() {
-            let squashed = crate::idempotency::squash(text);
-            return squashed.contains("idempotencykeyreused")
-                || squashed.contains("idempotentparametermismatch");
-        }
-        depth < 6
-            && (node.entries().iter().any(|e| walk(&e.value, depth + 1))
-                || node.items().iter().any(|i| walk(i, depth + 1)))
-    }
-    op.entries()
-        .iter()
-        .filter(|e| e.key.text.starts_with("x-"))
-        .any(|e| walk(&e.value, 0))
+    cx.once_if_no_client_errors(found, out);
 }

@@ -105,6 +105,8 @@ pub struct Context<'a> {
     /// Whether the API offers conditional requests anywhere: an `If-Match` parameter or an
     /// `ETag` response header.
     pub uses_preconditions: bool,
+    /// Whether any operation declares a 4xx response (Square's declare only 200).
+    pub declares_client_errors: bool,
     /// The method keys of the operations marked `deprecated: true`.
     deprecated: std::collections::HashSet<Location>,
 }
@@ -126,6 +128,10 @@ impl<'a> Context<'a> {
             crate::idempotency::has_if_match(op)
                 || op.responses.iter().any(|r| r.header("ETag").is_some())
         });
+        let declares_client_errors = api
+            .operations
+            .iter()
+            .any(|op| op.responses.iter().any(|r| r.status.starts_with('4')));
         let deprecated = api
             .operations
             .iter()
@@ -139,6 +145,7 @@ impl<'a> Context<'a> {
             carriers,
             matters,
             uses_preconditions,
+            declares_client_errors,
             deprecated,
             money: (0..n).map(|_| OnceLock::new()).collect(),
             relative: (0..n).map(|_| OnceLock::new()).collect(),
@@ -209,6 +216,25 @@ impl<'a> Context<'a> {
             d.severity = Severity::Info;
             d.message.push_str(" (the operation is deprecated)");
         }
+    }
+
+    /// A response-contract rule's findings, as one: in an API that declares no 4xx response on
+    /// any operation (Square answers only 200 in its spec), the same gap on every keyed
+    /// operation is one gap of the API. The first is kept and says how many share it.
+    pub fn once_if_no_client_errors(&self, mut found: Vec<Diagnostic>, out: &mut Vec<Diagnostic>) {
+        if self.declares_client_errors || found.len() < 2 {
+            out.append(&mut found);
+            return;
+        }
+        let others = found.len() - 1;
+        let mut first = found.swap_remove(0);
+        first.message.push_str(&format!(
+            " (no operation of this API declares a 4xx response; {others} other keyed operation{} \
+             lack{} it too)",
+            if others == 1 { "" } else { "s" },
+            if others == 1 { "s" } else { "" },
+        ));
+        out.push(first);
     }
 
     pub fn diagnostic(&self, rule: &Rule, at: Location, message: String) -> Diagnostic {
@@ -344,6 +370,28 @@ pub fn parse_meta(id: &'static str, doc: &'static str) -> Result<RuleMeta, Strin
             .collect(),
         body: body.trim_start(),
     })
+}
+
+/// Whether an `x-` extension of an operation names one of `codes` (compared without case and
+/// separators) as an error code: Square lists its errors in `x-endpoint-errors`
+/// (`IDEMPOTENCY_KEY_REUSED`, `BAD_REQUEST`), AWS names `IdempotentParameterMismatch`.
+pub fn extension_names_code(op: &Node, codes: &[&str]) -> bool {
+    fn walk(node: &Node, codes: &[&str], depth: usize) -> bool {
+        if let Some(text) = node.as_str() {
+            let squashed = crate::idempotency::squash(text);
+            return codes.iter().any(|c| squashed.contains(c));
+        }
+        depth < 6
+            && (node
+                .entries()
+                .iter()
+                .any(|e| walk(&e.value, codes, depth + 1))
+                || node.items().iter().any(|i| walk(i, codes, depth + 1)))
+    }
+    op.entries()
+        .iter()
+        .filter(|e| e.key.text.starts_with("x-"))
+        .any(|e| walk(&e.value, codes, 0))
 }
 
 /// Runs every rule on one API, handing each rule's diagnostics to `sink` (which takes them out)

@@ -1,7 +1,7 @@
 //! `unprotected-patch`: a PATCH with neither an idempotency key nor an `If-Match` precondition.
 
 use super::{Context, Rule};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::idempotency::{fixed_value_body, has_if_match};
 use crate::model::{Method, media_essence};
 
@@ -42,65 +42,34 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         {
             continue;
         }
+        // A body of absolute values (a merge patch, or an object of described fields: a merge
+        // patch in all but its media type), or one that only adds to or removes from sets, is
+        // idempotent: a retry sets the same values again. What is left is a change made in
+        // between being overwritten, which `missing-precondition-on-update` reports where the
+        // resource offers an ETag to send back. Reviewers of real specs judged that advice on
+        // every PATCH noise. Money set again is still money, and a relative change is not
+        // absolute: those stay reported.
         let merge_patch_only = op.request_body.as_ref().is_some_and(|b| {
             !b.content.is_empty()
                 && b.content
                     .iter()
                     .all(|m| media_essence(m.media_type) == "application/merge-patch+json")
         });
-        // Money set again is still money: a PATCH of an amount stays a warning.
-        let sets_fields = sets_fields(cx.bundle, op)
+        let absolute = (merge_patch_only || sets_fields(cx.bundle, op))
             && cx.relative_change(op).is_none()
             && cx.moves_money(op).is_none();
-        let diagnostic = if merge_patch_only {
-            cx.diagnostic(
-                &RULE,
-                op.key,
-                format!(
-                    "{} has no If-Match precondition: a retried merge patch can overwrite a \
-                     concurrent change",
-                    op.display()
-                ),
-            )
-            .with_severity(Severity::Info)
-        } else if sets_fields && adds_or_removes(cx.bundle, op) {
-            cx.diagnostic(
-                &RULE,
-                op.key,
-                format!(
-                    "{} has no If-Match precondition: its body adds to or removes from a set, \
-                     which a retry repeats, harmless only if a repeat leaves one member and no \
-                     error",
-                    op.display()
-                ),
-            )
-            .with_severity(Severity::Info)
-        } else if sets_fields && !cx.uses_preconditions {
-            // Absolute values set again, in an API that offers no conditional request anywhere:
-            // a retry is idempotent, and the lost-update advice would fall on every PATCH.
+        if absolute {
             continue;
-        } else if sets_fields {
-            cx.diagnostic(
-                &RULE,
-                op.key,
-                format!(
-                    "{} has no If-Match precondition: its body sets fields, which a retry sets \
-                     again, but it can overwrite a change made in between",
-                    op.display()
-                ),
-            )
-            .with_severity(Severity::Info)
-        } else {
-            cx.diagnostic(
-                &RULE,
-                op.key,
-                format!(
-                    "{} has neither an idempotency key nor an If-Match precondition: a retry can \
-                     overwrite a concurrent change or apply twice",
-                    op.display()
-                ),
-            )
-        };
+        }
+        let diagnostic = cx.diagnostic(
+            &RULE,
+            op.key,
+            format!(
+                "{} has neither an idempotency key nor an If-Match precondition: a retry can \
+                 overwrite a concurrent change or apply twice",
+                op.display()
+            ),
+        );
         // The specific rules say more when they speak: a relative body, a JSON Patch.
         out.push(
             diagnostic
@@ -145,17 +114,4 @@ pub fn sets_fields(bundle: &crate::resolve::Bundle, op: &crate::model::Operation
             .iter()
             .all(|m| media_essence(m.media_type) != "application/json-patch+json")
     }) && !crate::idempotency::body_properties(bundle, op).is_empty()
-}
-
-/// Whether every body field names members to add or remove (Okta's `additions`): a set delta,
-/// which overwrites nothing.
-fn adds_or_removes(bundle: &crate::resolve::Bundle, op: &crate::model::Operation<'_>) -> bool {
-    let props = crate::idempotency::body_properties(bundle, op);
-    !props.is_empty()
-        && props.iter().all(|p| {
-            matches!(
-                crate::idempotency::squash(p.name).as_str(),
-                "additions" | "removals" | "add" | "remove" | "adds" | "removes"
-            )
-        })
 }
