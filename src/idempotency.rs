@@ -659,12 +659,21 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
     // with no amount of its own to send: it happens once, and a repeat is refused as already
     // done (PayPal's ORDER_ALREADY_CAPTURED). It is a transition of that resource, not money
     // moved again; a refund or a transfer makes another each time.
+    // So does any other single action word under the one payment the path names (Unit's
+    // `/received-payments/{paymentId}/advance`): not a money noun (`/refunds`, `/refund`), it
+    // acts on that payment, once.
+    let is_money = |w: &str| money_word(&[w.to_string()], &settings.money_words).is_some();
     let settles_once = {
         let segments: Vec<&str> = op.path.split('/').filter(|s| !s.is_empty()).collect();
         matches!(segments.as_slice(), [.., parent, last]
-            if parent.starts_with('{')
-                && words(last).len() == 1
-                && ONE_SHOT_MONEY_VERBS.contains(&words(last)[0].as_str()))
+        if parent.starts_with('{') && {
+            let w = words(last);
+            w.len() == 1
+                && (ONE_SHOT_MONEY_VERBS.contains(&w[0].as_str())
+                    || (!is_money(&w[0])
+                        && !w[0].ends_with('s')
+                        && !MONEY_VERBS.contains(&w[0].as_str())))
+        })
     };
     let amount_required = props
         .iter()
@@ -676,19 +685,31 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
         if has("amount") && has("currency") {
             return Some("body has `amount` and `currency`".to_string());
         }
+        // `unit_amount` and `currency` (Recurly's line items), `total_amount`: an amount of
+        // money all the same; not a `threshold_amount` or an `application_fee_amount`, which
+        // set a limit or a share.
+        if has("currency")
+            && let Some(p) = props
+                .iter()
+                .find(|p| matches!(squash(p.name).as_str(), "unitamount" | "totalamount"))
+        {
+            return Some(format!("body has `{}` and `currency`", p.name));
+        }
         if let Some(at) = money_amount(bundle, &props) {
             return Some(format!("body has a money amount ({at})"));
         }
     }
-    let is_money = |w: &str| money_word(&[w.to_string()], &settings.money_words).is_some();
     // A segment that stops or cancels payments (`/stop-payments`, a stop order on a check)
     // names an order not to pay.
-    let stops = last_segment.is_some_and(|s| {
-        words(s).first().is_some_and(|w| {
-            UNDOING_VERBS.contains(&w.as_str())
-                || matches!(w.as_str(), "stop" | "block" | "hold" | "freeze")
-        })
-    });
+    let stopping = |w: &String| {
+        UNDOING_VERBS.contains(&w.as_str())
+            || matches!(w.as_str(), "stop" | "block" | "hold" | "freeze")
+    };
+    let stops = last_segment.is_some_and(|s| words(s).first().is_some_and(stopping))
+        // `createStopPayment`: the word before the money word stops it.
+        || op.operation_id.is_some_and(|id| {
+            words(id).windows(2).any(|pair| stopping(&pair[0]) && is_money(&pair[1]))
+        });
     if let Some(w) = last_segment
         .and_then(head)
         .filter(|w| is_money(w) && !stops)
@@ -698,7 +719,7 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
     if let Some(w) = op
         .operation_id
         .and_then(|id| head(id))
-        .filter(|w| is_money(w))
+        .filter(|w| is_money(w) && !stops)
     {
         return Some(format!("operationId word `{w}`"));
     }
@@ -752,7 +773,9 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
         return None;
     }
     let funds = lead.windows(2).any(|p| p[0] == "of" && p[1] == "funds");
-    (phrase.last().is_some_and(|w| is_money(w)) || funds).then(quote)
+    // "Create Stop Payment": the word before the money word stops it.
+    let stopped = phrase.len() >= 2 && stopping(&phrase[phrase.len() - 2].to_string());
+    ((phrase.last().is_some_and(|w| is_money(w)) && !stopped) || funds).then(quote)
 }
 
 /// Where the body holds an `amount` that is money, one level into composition: the top level, or
@@ -790,6 +813,11 @@ fn money_amount(bundle: &Bundle, props: &[Property<'_>]) -> Option<String> {
         if let Some(amount) = inner.iter().find(|p| squash_eq(p.name, "amount"))
             && is_money(amount.schema)
         {
+            return Some(format!("`{}[].amount`", list.name));
+        }
+        // Postings of a ledger (Formance's `postings[]`: `amount` and `asset`).
+        let has_inner = |n: &str| inner.iter().any(|p| squash_eq(p.name, n));
+        if has_inner("amount") && (has_inner("currency") || has_inner("asset")) {
             return Some(format!("`{}[].amount`", list.name));
         }
     }

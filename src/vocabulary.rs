@@ -116,6 +116,10 @@ pub const DOMAIN_READS: &[(&str, &str)] = &[
     ("access", "review"),
     ("token", "review"),
     ("rules", "review"),
+    // Credential exchanges, like `/oauth/token` (Netlify's `exchangeTicket`).
+    ("exchange", "ticket"),
+    ("exchange", "token"),
+    ("exchange", "code"),
     // Kubernetes' `selfsubjectreviews`: who the caller is, computed, never stored.
     ("subject", "review"),
 ];
@@ -205,6 +209,10 @@ pub const TRANSITION_VERBS: &[&str] = &[
     "adopt",
     "connect",
     "upgrade",
+    // Wiping or resetting one thing's state (Slack's `admin.users.session.reset`), moving one
+    // payment along (Unit's `advance`).
+    "reset",
+    "advance",
     // Handing something over or granting a standing access: a repeat finds it done.
     "grant",
     "reverse",
@@ -294,9 +302,22 @@ pub const SEND_VERBS: &[&str] = &[
 
 /// Verbs that update the resource they are addressed to.
 pub const UPDATE_VERBS: &[&str] = &[
-    "update", "modify", "set", "change", "edit", "replace", "patch", "revise", "snooze",
+    "update",
+    "modify",
+    "set",
+    "change",
+    "edit",
+    "replace",
+    "patch",
+    "revise",
+    "snooze",
+    // An authorization raised to a new total (Stripe's `increment_authorization`, "must be
+    // greater than the currently authorized amount"); a relative amount is caught as such.
+    "increment",
     // Derived state computed again (Microsoft Graph's `discover` of a schema, a fork's `sync`).
-    "refresh", "sync", "discover",
+    "refresh",
+    "sync",
+    "discover",
 ];
 
 /// Nouns of sets whose members an `add` joins, where adding one twice leaves one.
@@ -406,6 +427,9 @@ pub const PRICING_NOUNS: &[&str] = &[
     "carts",
     "basket",
     "baskets",
+    // A payment source's amount is what it may later be charged (Stripe's `/v1/sources`).
+    "source",
+    "sources",
 ];
 
 /// Verbs that undo or delete a record, which moves no money: `deleteBankTransfers`, "Cancel an

@@ -18,9 +18,15 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let carrier = &carriers[0];
         // A POST that sets its resource's fields again on a retry ("Updates attachments by file
         // name") loses nothing to a client that leaves the key out.
+        // Nor does one that makes something short-lived (Adyen's checkout `/sessions`): a
+        // keyless duplicate expires unused.
         if op.method == crate::model::Method::Post
-            && crate::classify::effect(op) == crate::classify::Effect::Updates
+            && matches!(
+                crate::classify::effect(op),
+                crate::classify::Effect::Updates | crate::classify::Effect::ShortLived(_)
+            )
             && cx.relative_change(op).is_none()
+            && cx.moves_money(op).is_none()
         {
             continue;
         }

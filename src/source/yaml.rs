@@ -15,6 +15,66 @@ use crate::limits::Limits;
 /// specs use a handful of anchors, and a "billion laughs" document hits the budget long before
 /// it hurts.
 pub fn parse(text: &str, limits: &Limits) -> Result<Loaded, LoadError> {
+    let mut first = match parse_strict(text, limits) {
+        Err(e) if e.message.ends_with(UNDER_INDENTED) => e,
+        done => return done,
+    };
+    // A quoted scalar whose continuation line is not indented past its key (Harbor's spec:
+    // `description: '…` with the next line at the key's column) is invalid YAML 1.2, but libyaml,
+    // PyYAML and go-yaml read it, and real specs ship it. Such a scalar is read as if it were on
+    // one line: its line breaks become spaces, which keeps every byte offset (and so every
+    // position) where it is, and changes the value only in its whitespace.
+    let mut repaired = text.as_bytes().to_vec();
+    for _ in 0..MAX_QUOTED_REPAIRS {
+        if !fold_quoted_scalar(&mut repaired, first.span.start as usize) {
+            return Err(first);
+        }
+        let Ok(candidate) = std::str::from_utf8(&repaired) else {
+            return Err(first);
+        };
+        match parse_strict(candidate, limits) {
+            Err(e) if e.message.ends_with(UNDER_INDENTED) && e.span.start != first.span.start => {
+                first = e;
+            }
+            Err(_) => return Err(first),
+            done => return done,
+        }
+    }
+    Err(first)
+}
+
+/// saphyr's message for a quoted scalar whose continuation line is under-indented.
+const UNDER_INDENTED: &str = "invalid indentation in quoted scalar";
+
+/// How many such scalars one document may have before it is an error after all: each costs a
+/// parse of the document.
+const MAX_QUOTED_REPAIRS: usize = 32;
+
+/// Turns the line breaks inside the quoted scalar that opens at byte `at` into spaces; `false`
+/// when no quoted scalar opens there. Quotes, backslashes and line breaks are ASCII, so bytes
+/// are safe to walk in UTF-8.
+fn fold_quoted_scalar(text: &mut [u8], at: usize) -> bool {
+    let Some(&quote) = text.get(at) else {
+        return false;
+    };
+    if quote != b'\'' && quote != b'"' {
+        return false;
+    }
+    let mut i = at + 1;
+    while i < text.len() {
+        match text[i] {
+            b'\\' if quote == b'"' => i += 1,
+            b'\'' if quote == b'\'' && text.get(i + 1) == Some(&b'\'') => i += 1,
+            c if c == quote => return true,
+            b'\n' | b'\r' => text[i] = b' ',
+            _ => {}
+        }
+        i += 1;
+    }
+    true
+}
+
+fn parse_strict(text: &str, limits: &Limits) -> Result<Loaded, LoadError> {
     let offsets = CharOffsets::new(text);
     let mut builder = Builder {
         text,
