@@ -172,11 +172,15 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     // sentence tells of the product ("Stripe automatically creates and then attempts to collect
     // payment on invoices").
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    // The first word of a segment too: Unit's `/cards/{cardId}/report-lost`, GitHub's
+    // `/repos/{owner}/{repo}/merge-upstream`.
     if let [.., parent, _] = segments.as_slice()
         && parent.starts_with('{')
-        && let [verb] = seg_words.as_slice()
+        && let Some(verb) = seg_words.first()
         && (TRANSITION_VERBS.contains(&verb.as_str())
-            || INSTANCE_TRANSITION_VERBS.contains(&verb.as_str()))
+            // `pull`, `push` and `tag` head nouns too (`/pull_request`): alone only.
+            || (INSTANCE_TRANSITION_VERBS.contains(&verb.as_str())
+                && (seg_words.len() == 1 || verb == "report")))
     {
         return Effect::Transitions(verb.clone());
     }
@@ -257,11 +261,13 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     // Starting, merging, connecting or upgrading something at a collection makes a new one
     // ("Start a conversation" at `/conversations`): only on a resource the path names is it a
     // transition of that resource.
+    // ("Start a task" at `/repos/{owner}/{repo}/tasks` starts a new one.)
     let needs_instance = |v: &String| {
         matches!(
             v.as_str(),
             "start" | "merge" | "connect" | "upgrade" | "adopt"
-        ) && !path.contains('{')
+        ) && !ends_with_parameter
+            && !seg_words.contains(v)
     };
     if let Some(verb) = is(TRANSITION_VERBS).filter(|v| names_a_resource() && !needs_instance(v)) {
         return Effect::Transitions(verb);
@@ -376,8 +382,9 @@ fn creates(op: &Operation<'_>) -> Effect {
     if let Some(noun) = made
         .into_iter()
         .flatten()
-        .find(|w| w == "session" || w == "sessions")
+        .find(|w| matches!(w.as_str(), "session" | "sessions" | "quote" | "quotes"))
     {
+        // (A quote, such as Checkout's FX quote, is used "before the quote expires".)
         return Effect::ShortLived(format!("a {}", noun.trim_end_matches('s')));
     }
     for key in ["summary", "description"] {

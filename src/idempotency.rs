@@ -290,8 +290,19 @@ pub fn delivery_ids<'a>(bundle: &'a Bundle, op: &'a Operation<'a>) -> Vec<KeyCar
                         !noun.is_empty() && event_words.iter().any(|w| w == noun)
                     }) && p.required
                 };
+                // The required `id` of what a creation event announces (the OpenAPI example's
+                // `newPet` sends the new Pet): one event per thing made.
+                let made = || {
+                    p.required
+                        && event_words.iter().any(|w| {
+                            matches!(
+                                w.as_str(),
+                                "new" | "created" | "added" | "deleted" | "removed"
+                            )
+                        })
+                };
                 matches!(name.as_str(), "eventid" | "deliveryid")
-                    || (name == "id" && unique())
+                    || (name == "id" && (unique() || made()))
                     || (of_the_event() && unique())
             })
             .map(KeyCarrier::BodyField),
@@ -671,7 +682,8 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
             w.len() == 1
                 && (ONE_SHOT_MONEY_VERBS.contains(&w[0].as_str())
                     || (!is_money(&w[0])
-                        && !w[0].ends_with('s')
+                        // Not a plural noun (`/refunds`), though `reprocess` ends in `s`.
+                        && (!w[0].ends_with('s') || w[0].ends_with("ss"))
                         && !MONEY_VERBS.contains(&w[0].as_str())))
         })
     };

@@ -224,7 +224,21 @@ pub const TRANSITION_VERBS: &[&str] = &[
 /// on (Docker's `/images/{name}/push`, `/containers/{id}/restart`): elsewhere they name other
 /// things ("Push a notification").
 pub const INSTANCE_TRANSITION_VERBS: &[&str] = &[
-    "push", "pull", "tag", "restart", "reboot", "retry", "redeploy",
+    "push",
+    "pull",
+    "tag",
+    "restart",
+    "reboot",
+    "retry",
+    "redeploy",
+    "kill",
+    // Stripe's `/payment_methods/{pm}/attach`: to one customer at most; Unit's
+    // `/cards/{cardId}/report-lost`.
+    "attach",
+    "report",
+    // Unit's `/received-payments/{paymentId}/reprocess`: that one payment, once.
+    "reprocess",
+    "process",
 ];
 
 /// Transitions that switch a standing state on or off, which a repeat leaves as it is: only a
@@ -256,6 +270,9 @@ pub const TOGGLE_VERBS: &[&str] = &[
     "unarchive",
     "publish",
     "unpublish",
+    // Starting what runs, stopping what stops (Formance's pipelines, Docker's containers).
+    "start",
+    "stop",
 ];
 
 /// Words that say an operation may create, even beside an update (`updateOrCreateInvoices`).

@@ -16,6 +16,24 @@ pub const RULE: Rule = Rule {
 
 const UNSAFE_OPS: [&str; 3] = ["add", "move", "copy"];
 
+/// Whether the body is a JSON Patch (its media type, or an array of `{op, path}`), whatever
+/// operations it allows.
+pub fn is_json_patch(bundle: &Bundle, op: &Operation<'_>) -> bool {
+    op.request_body.as_ref().is_some_and(|body| {
+        body.content.iter().any(|media| {
+            media_essence(media.media_type) == "application/json-patch+json"
+                || media
+                    .schema
+                    .map(|s| bundle.deref(s))
+                    .filter(|s| s.node.get("type").and_then(Node::as_str) == Some("array"))
+                    .and_then(|s| s.get("items"))
+                    .map(|i| bundle.deref(i))
+                    .and_then(|i| i.get("properties"))
+                    .is_some_and(|p| p.node.get("op").is_some() && p.node.get("path").is_some())
+        })
+    })
+}
+
 /// The non-idempotent JSON Patch operations the body allows, if it is a JSON Patch.
 pub fn json_patch_ops(bundle: &Bundle, op: &Operation<'_>) -> Option<Vec<String>> {
     let body = op.request_body.as_ref()?;

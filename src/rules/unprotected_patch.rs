@@ -55,7 +55,11 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     .iter()
                     .all(|m| media_essence(m.media_type) == "application/merge-patch+json")
         });
-        let absolute = (merge_patch_only || sets_fields(cx.bundle, op))
+        // A JSON Patch restricted to `replace`, `remove` and `test` (Okta's app group
+        // assignments) sets absolute values too.
+        let safe_json_patch = super::json_patch_without_precondition::is_json_patch(cx.bundle, op)
+            && super::json_patch_without_precondition::json_patch_ops(cx.bundle, op).is_none();
+        let absolute = (merge_patch_only || safe_json_patch || sets_fields(cx.bundle, op))
             && cx.relative_change(op).is_none()
             && cx.moves_money(op).is_none();
         if absolute {
