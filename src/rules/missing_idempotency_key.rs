@@ -205,6 +205,13 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 if others == 1 { "" } else { "s" },
                 if keyed.len() == 1 { "s" } else { "" },
             ));
+        } else if others >= 1 && severity != Some(Severity::Info) {
+            // A gap of the whole description (Stripe's spec declares no key, though its API
+            // takes one on every POST): say so, and that declaring it is the fix.
+            message.push_str(
+                " (no POST operation of this API declares one: if the API accepts a key, \
+                 declare it in the description)",
+            );
         }
         let help = if target_only {
             "answer a repeat with 200 and the current state, and say so in the response's \
