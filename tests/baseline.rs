@@ -3,6 +3,9 @@
 
 use assert_cmd::Command;
 
+#[path = "support/example.rs"]
+mod example;
+
 fn idemlint(dir: &std::path::Path, args: &[&str]) -> (i32, String) {
     let out = Command::cargo_bin("idemlint")
         .unwrap()
@@ -33,7 +36,7 @@ fn unrelated_path() -> String {
 #[test]
 fn a_baseline_survives_every_operation_moving_down_40_lines() {
     let dir = tempfile::tempdir().unwrap();
-    let original = std::fs::read_to_string("examples/payments-api.yaml").unwrap();
+    let original = example::text();
     std::fs::write(dir.path().join("api.yaml"), &original).unwrap();
 
     let (code, _) = idemlint(
@@ -147,13 +150,13 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// `repo/api/payments.yaml`, the example spec, in a fresh folder (no git work tree: baselines
+/// `repo/api/payments.yaml`, the example spec (see `support/example.rs`), in a fresh folder (no git work tree: baselines
 /// must not need one).
 fn project() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let repo = std::fs::canonicalize(dir.path()).unwrap().join("repo");
     std::fs::create_dir_all(repo.join("api")).unwrap();
-    std::fs::copy("examples/payments-api.yaml", repo.join("api/payments.yaml")).unwrap();
+    std::fs::write(repo.join("api/payments.yaml"), example::text()).unwrap();
     (dir, repo)
 }
 
@@ -338,7 +341,7 @@ fn stale_entries_are_reported_and_a_baseline_that_matches_nothing_is_a_warning()
 #[test]
 fn entries_the_run_did_not_look_for_are_not_stale() {
     let (_dir, repo) = project();
-    std::fs::copy("examples/payments-api.yaml", repo.join("api/other.yaml")).unwrap();
+    std::fs::write(repo.join("api/other.yaml"), example::text()).unwrap();
     run_in(&repo, &["api", "--write-baseline", "b.json"]);
     let written = std::fs::read_to_string(repo.join("b.json")).unwrap();
     assert_eq!(written.matches("\"file\": \"api/other.yaml\"").count(), 5);
@@ -550,7 +553,7 @@ fn entries_in_a_shared_fragment_are_not_stale_when_one_document_is_linted() {
 fn a_baseline_that_names_none_of_the_files_linted_says_so() {
     let (_dir, repo) = project();
     std::fs::create_dir(repo.join("billing")).unwrap();
-    std::fs::copy("examples/payments-api.yaml", repo.join("billing/api.yaml")).unwrap();
+    std::fs::write(repo.join("billing/api.yaml"), example::text()).unwrap();
     run_in(
         &repo,
         &["api/payments.yaml", "--write-baseline", "api/baseline.json"],

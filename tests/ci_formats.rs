@@ -2,11 +2,18 @@
 
 use assert_cmd::Command;
 
-const EXAMPLE: &str = "examples/payments-api.yaml";
+#[path = "support/example.rs"]
+mod example;
 
+use example::EXAMPLE;
+
+/// `check` run where the example (see `support/example.rs`) is at [`EXAMPLE`].
 fn run(args: &[&str]) -> (i32, String) {
+    let dir = tempfile::tempdir().unwrap();
+    example::write(dir.path());
     let out = Command::cargo_bin("idemlint")
         .unwrap()
+        .current_dir(dir.path())
         .arg("check")
         .args(args)
         .output()
@@ -31,7 +38,7 @@ fn github_annotations() {
         3,
         "{out}"
     );
-    // An info is a notice: the PATCH whose body only sets fields.
+    // An info is a notice: the deprecated PATCH.
     assert_eq!(
         out.lines().filter(|l| l.starts_with("::notice ")).count(),
         1,

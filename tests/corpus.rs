@@ -137,8 +137,53 @@ fn every_finding_points_at_the_construct_its_rule_names() {
     };
     let report = common::lint_with(&[corpus.to_str().unwrap()], &corpus_opts(&corpus));
     assert!(report.findings.len() > 100);
+    // The corpus's relative changes are all sent by POSTs, where `incremental-update` yields to
+    // `missing-idempotency-key`: its findings are checked in a run of it alone.
+    let alone = common::lint_with(
+        &[corpus.to_str().unwrap()],
+        &Options {
+            select: vec!["incremental-update".into()],
+            ..corpus_opts(&corpus)
+        },
+    );
+    assert!(
+        !report
+            .findings
+            .iter()
+            .any(|f| f.rule == "incremental-update"),
+        "with every rule on, missing-idempotency-key speaks for the POSTs"
+    );
+    // No PATCH of the corpus sends a body that `unprotected-patch` still reports (each sets
+    // absolute values, is a JSON Patch of `replace` alone, or there is none): in a copy,
+    // Netlify's bodiless `updateAgentRunner` is given a body whose shape is not described.
+    let dir = tempfile::tempdir().unwrap();
+    let netlify = std::fs::read_to_string(corpus.join("netlify/swagger.yml")).unwrap();
+    let id = "      operationId: updateAgentRunner\n";
+    assert_eq!(netlify.matches(id).count(), 1);
+    std::fs::write(
+        dir.path().join("swagger.yml"),
+        netlify.replacen(
+            id,
+            &format!(
+                "{id}      parameters:\n        \
+                 - {{name: body, in: body, required: true, schema: {{type: object}}}}\n"
+            ),
+            1,
+        ),
+    )
+    .unwrap();
+    let bodied = common::lint_with(
+        &[dir.path().join("swagger.yml").to_str().unwrap()],
+        &corpus_opts(dir.path()),
+    );
+    assert!(bodied.errors.is_empty(), "{:#?}", bodied.errors);
     let mut rules = BTreeSet::new();
-    for f in &report.findings {
+    for f in report
+        .findings
+        .iter()
+        .chain(&alone.findings)
+        .chain(&bodied.findings)
+    {
         let at = common::key_at(f);
         let expected = expected_text(f);
         assert!(
@@ -296,9 +341,8 @@ fn petstore_separate_resolves_across_files() {
         return;
     };
     for ext in ["yaml", "json"] {
-        let root = corpus.join(format!(
-            "oai/examples/v2.0/{ext}/petstore-separate/spec/swagger.{ext}"
-        ));
+        let example = corpus.join(format!("oai/examples/v2.0/{ext}/petstore-separate"));
+        let root = example.join(format!("spec/swagger.{ext}"));
         let report = common::lint_with(&[root.to_str().unwrap()], &corpus_opts(&corpus));
         assert!(report.errors.is_empty(), "{:?}", report.errors);
         assert!(
@@ -306,20 +350,59 @@ fn petstore_separate_resolves_across_files() {
             "{}",
             common::concise(&report)
         );
-        // Its one POST, /pets, has no key, but its body (`NewPet`, an `allOf` of `Pet` in
-        // another file) requires the `id` that names the new pet under `/pets/{id}`: a natural
-        // key, found only by following the refs across both files.
+        // Its one POST, /pets, has no key. Its body (`NewPet`, an `allOf` of `Pet` in another
+        // file) requires the `id` that names the new pet under `/pets/{id}`, but the POST says
+        // "Duplicates are allowed": that `id` is no natural key, and the POST is reported.
+        let unkeyed: Vec<String> = report
+            .findings
+            .iter()
+            .filter(|f| f.rule == "missing-idempotency-key")
+            .map(|f| format!("{} {}", f.severity, f.message))
+            .collect();
+        assert_eq!(
+            unkeyed,
+            [
+                "warning POST /pets has no idempotency key: a retry after a lost response is \
+                 processed again and can leave a duplicate"
+            ],
+            "{}",
+            common::concise(&report)
+        );
+
+        // Without that sentence the required `id` is a natural key, found only by following the
+        // refs across both files.
+        let dir = tempfile::tempdir().unwrap();
+        for folder in ["spec", "common"] {
+            std::fs::create_dir(dir.path().join(folder)).unwrap();
+            for entry in std::fs::read_dir(example.join(folder)).unwrap() {
+                let entry = entry.unwrap();
+                let text = std::fs::read_to_string(entry.path()).unwrap();
+                std::fs::write(
+                    dir.path().join(folder).join(entry.file_name()),
+                    text.replace("  Duplicates are allowed", ""),
+                )
+                .unwrap();
+            }
+        }
+        let root = dir.path().join(format!("spec/swagger.{ext}"));
+        assert!(
+            !std::fs::read_to_string(&root)
+                .unwrap()
+                .contains("Duplicates")
+        );
+        let report = common::lint_with(&[root.to_str().unwrap()], &corpus_opts(dir.path()));
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
         assert!(
             !report
                 .findings
                 .iter()
-                .any(|f| f.rule == "missing-idempotency-key"),
+                .any(|f| f.rule == "unresolved-ref" || f.rule == "missing-idempotency-key"),
             "{}",
             common::concise(&report)
         );
         let out = assert_cmd::Command::cargo_bin("idemlint")
             .unwrap()
-            .current_dir(&corpus)
+            .current_dir(dir.path())
             .args(["review", root.to_str().unwrap()])
             .output()
             .unwrap();

@@ -424,9 +424,11 @@ fn quiet_prints_the_findings_and_nothing_else() {
         out,
         "a.yaml:4:14: error[missing-idempotency-key] POST /refunds moves money (path word \
          `refunds`) without an idempotency key: a retry after a lost response can move (or \
-         record) the money twice\n\
+         record) the money twice (no POST operation of this API declares one: if the API \
+         accepts a key, declare it in the description)\n\
          a.yaml:5:8: warning[missing-idempotency-key] POST /b has no idempotency key: a retry \
-         after a lost response is processed again and can leave a duplicate\n\
+         after a lost response is processed again and can leave a duplicate (no POST operation \
+         of this API declares one: if the API accepts a key, declare it in the description)\n\
          a.yaml:6:8: warning[unprotected-patch] PATCH /c has neither an idempotency key nor an \
          If-Match precondition: a retry can overwrite a concurrent change or apply twice\n"
     );

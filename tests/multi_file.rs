@@ -44,6 +44,17 @@ fn a_spec_of_three_thousand_files_loads_whole_with_the_default_limits() {
         "more files than the old default limit are loaded"
     );
 
+    // The generator gives every create the shared 409 of a key still in progress, and every
+    // model a required `name`: idemlint reads a required name beside a declared 409 as a
+    // natural key, and would report none of the unkeyed creates. They have no key to be in
+    // progress with, so here they lose that 409.
+    let conflict = "  '409':\n    $ref: '../../shared/responses.yml#/conflict'\n";
+    for i in (0..RESOURCES).filter(|&i| multi_gen::unkeyed(i)) {
+        let file = dir.path().join(format!("resources/r{i}/r{i}_create.yml"));
+        let create = std::fs::read_to_string(&file).unwrap();
+        assert_eq!(create.matches(conflict).count(), 1, "{create}");
+        std::fs::write(&file, create.replacen(conflict, "", 1)).unwrap();
+    }
     // The unkeyed POSTs are plain creates, warnings: fail on them, so the exit code says so.
     let (code, out, err) = check(dir.path(), &["--format", "concise", "--fail-on", "warning"]);
     assert_eq!(code, 1, "{out}{err}");

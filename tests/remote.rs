@@ -144,7 +144,7 @@ fn allowed_remote_refs_are_fetched_and_resolve_relative_to_their_url() {
             "api.yaml:13:17: error[unresolved-ref] remote $ref `{base}/v1/missing.yaml` could not be fetched: HTTP 404"
         ),
         format!(
-            "{base}/v1/params.yaml:5:3: warning[idempotency-key-schema] idempotency key `Idempotency-Key` has no maxLength: servers must bound what they store and index"
+            "{base}/v1/params.yaml:5:3: info[idempotency-key-schema] idempotency key `Idempotency-Key` has no maxLength: servers must bound what they store and index"
         ),
     ];
     let findings: Vec<&str> = out.lines().filter(|l| l.contains("]")).collect();

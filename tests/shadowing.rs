@@ -55,6 +55,15 @@ paths:
       parameters:
         - {name: Idempotency-Key, in: header, required: false, schema: {type: string}}
       responses: {'201': {description: Created}}
+  /inventory/{id}/adjustments:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties: {quantity_delta: {type: integer}}
+      responses: {'201': {description: Created}}
 ";
 
 /// Each pair: the operation, the rule that says more, and the one it shadows.
@@ -83,6 +92,12 @@ const PAIRS: &[(&str, &str, &str)] = &[
         "/refunds",
         "money-movement-optional-key",
         "idempotency-key-optional",
+    ),
+    // On a POST both report the relative change; `missing-idempotency-key` as an error.
+    (
+        "/inventory/{id}/adjustments",
+        "missing-idempotency-key",
+        "incremental-update",
     ),
 ];
 
@@ -176,4 +191,55 @@ fn turning_the_stronger_rule_off_in_any_way_brings_the_weaker_one_back() {
             );
         }
     }
+}
+
+/// The findings (severity, rule, message) a run reports on `path`.
+fn messages(dir: &Path, args: &[&str], path: &str) -> Vec<(String, String, String)> {
+    let out = Command::cargo_bin("idemlint")
+        .unwrap()
+        .current_dir(dir)
+        .args(["check", "api.yaml", "--format", "json"])
+        .args(args)
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["operation"]["path"] == path)
+        .map(|f| {
+            let text = |k: &str| f[k].as_str().unwrap().to_string();
+            (text("severity"), text("rule"), text("message"))
+        })
+        .collect()
+}
+
+/// The POST's relative change is one finding: `missing-idempotency-key`'s error, which says
+/// what `incremental-update` would (a warning, when the stronger rule is off).
+#[test]
+fn a_relative_change_on_a_post_is_reported_once_as_an_error() {
+    let dir = project(None);
+    let path = "/inventory/{id}/adjustments";
+    assert_eq!(
+        messages(dir.path(), &[], path),
+        [(
+            "error".to_string(),
+            "missing-idempotency-key".to_string(),
+            "POST /inventory/{id}/adjustments sends a relative change (property \
+             `quantity_delta`) without an idempotency key: a retry after a lost response applies \
+             it twice (1 of 2 other POST operations declares one, e.g. header `Idempotency-Key`)"
+                .to_string()
+        )]
+    );
+    assert_eq!(
+        messages(dir.path(), &["--ignore", "missing-idempotency-key"], path),
+        [(
+            "warning".to_string(),
+            "incremental-update".to_string(),
+            "POST /inventory/{id}/adjustments sends a relative change (property \
+             `quantity_delta`) without an idempotency key or If-Match: a retry applies it twice"
+                .to_string()
+        )]
+    );
 }

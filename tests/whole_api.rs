@@ -1,0 +1,261 @@
+//! What an operation's or a whole API's shape does to findings: a finding on an operation
+//! marked `deprecated: true` is an info, and in an API that declares no 4xx response anywhere
+//! the response-contract rules report their gap once.
+
+use assert_cmd::Command;
+
+/// `(severity, rule, operation path, message)` of each finding `check --format json` reports on
+/// `spec`, in report order.
+fn findings(spec: &str) -> Vec<(String, String, String, String)> {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("api.yaml"), spec).unwrap();
+    let out = Command::cargo_bin("idemlint")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["check", "api.yaml", "--format", "json"])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["errors"], serde_json::json!([]), "{report:#}");
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let text = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_string();
+            (
+                text(&f["severity"]),
+                text(&f["rule"]),
+                text(&f["operation"]["path"]),
+                text(&f["message"]),
+            )
+        })
+        .collect()
+}
+
+/// Three pairs of operations, each the same under `/v1` (deprecated) and `/v2`: an unkeyed POST
+/// that moves money (an error), a PATCH of an undescribed body (a warning), and a POST that moves
+/// money with an optional key and no 409 (an error and a warning). Keys are documented as kept
+/// for 24 hours, so no finding is about the key they share.
+const DEPRECATED: &str = "\
+openapi: 3.0.3
+info: {title: Deprecated, version: '1'}
+paths:
+  /v1/charges:
+    post:
+      deprecated: true
+      summary: Charge a card
+      requestBody: {$ref: '#/components/requestBodies/Money'}
+      responses: {'201': {description: Created}}
+  /v2/charges:
+    post:
+      deprecated: false
+      summary: Charge a card
+      requestBody: {$ref: '#/components/requestBodies/Money'}
+      responses: {'201': {description: Created}}
+  /v1/customers/{id}:
+    patch:
+      deprecated: true
+      requestBody: {content: {application/json: {schema: {type: object}}}}
+      responses: {'200': {description: OK}}
+  /v2/customers/{id}:
+    patch:
+      requestBody: {content: {application/json: {schema: {type: object}}}}
+      responses: {'200': {description: OK}}
+  /v1/payouts:
+    post:
+      deprecated: true
+      parameters: [{$ref: '#/components/parameters/Key'}]
+      requestBody: {$ref: '#/components/requestBodies/Money'}
+      responses: {'201': {description: Created}, '400': {description: Bad request}}
+  /v2/payouts:
+    post:
+      parameters: [{$ref: '#/components/parameters/Key'}]
+      requestBody: {$ref: '#/components/requestBodies/Money'}
+      responses: {'201': {description: Created}, '400': {description: Bad request}}
+components:
+  parameters:
+    Key:
+      name: Idempotency-Key
+      in: header
+      required: false
+      description: A unique key for the request; keys are kept for 24 hours.
+      schema: {type: string, maxLength: 64}
+  requestBodies:
+    Money:
+      content:
+        application/json:
+          schema:
+            type: object
+            properties: {amount: {type: integer}, currency: {type: string}}
+";
+
+#[test]
+fn a_finding_on_a_deprecated_operation_is_an_info_that_says_so() {
+    const SUFFIX: &str = " (the operation is deprecated)";
+    let mut found = findings(DEPRECATED);
+    // By rule, then path: a finding at the shared key parameter sorts after the operations.
+    found.sort_by(|a, b| (&a.1, &a.2).cmp(&(&b.1, &b.2)));
+    let (old, new): (Vec<_>, Vec<_>) = found.iter().partition(|f| f.2.starts_with("/v1/"));
+    // The current operations keep their severities: errors and warnings, said plainly.
+    let severities: Vec<(&str, &str, &str)> = new
+        .iter()
+        .map(|(s, r, p, _)| (s.as_str(), r.as_str(), p.as_str()))
+        .collect();
+    assert_eq!(
+        severities,
+        [
+            ("warning", "missing-conflict-response", "/v2/payouts"),
+            ("error", "missing-idempotency-key", "/v2/charges"),
+            ("info", "missing-mismatch-response", "/v2/payouts"),
+            ("error", "money-movement-optional-key", "/v2/payouts"),
+            ("warning", "unprotected-patch", "/v2/customers/{id}"),
+        ],
+        "{found:#?}"
+    );
+    assert!(new.iter().all(|f| !f.3.ends_with(SUFFIX)), "{found:#?}");
+    // The deprecated ones have the same findings, each an info whose message says why.
+    assert_eq!(old.len(), new.len(), "{found:#?}");
+    for ((severity, rule, path, message), current) in old.iter().zip(&new) {
+        assert_eq!(severity, "info", "{rule} on {path}: {message}");
+        assert_eq!(rule, &current.1);
+        assert_eq!(path.replacen("/v1/", "/v2/", 1), current.2);
+        assert_eq!(
+            message.replacen("/v1/", "/v2/", 1),
+            format!("{}{SUFFIX}", current.3),
+            "{rule} on {path}"
+        );
+    }
+    assert_eq!(
+        old[1].3,
+        "POST /v1/charges moves money (body has `amount` and `currency`) without an idempotency \
+         key: a retry after a lost response can move (or record) the money twice (2 of 3 other \
+         POST operations declare one, e.g. header `Idempotency-Key`) (the operation is deprecated)"
+    );
+}
+
+/// Keyed POSTs, and a GET, none of which declares a 4xx response (Square's spec answers every
+/// operation with 200 only). `{more}` adds operations or responses.
+fn no_4xx(more: &str) -> String {
+    format!(
+        "\
+openapi: 3.0.3
+info: {{title: Only 200, version: '1'}}
+paths:
+  /v2/payments:
+    post:
+      parameters: [{{$ref: '#/components/parameters/Key'}}]
+      requestBody: {{$ref: '#/components/requestBodies/Money'}}
+      responses: {{'200': {{description: Success}}}}
+  /v2/customers:
+    get:
+      responses: {{'200': {{description: Success}}}}
+    post:
+      parameters: [{{$ref: '#/components/parameters/Key'}}]
+      requestBody:
+        content: {{application/json: {{schema: {{type: object, properties: {{given_name: {{type: string}}}}}}}}}}
+      responses: {{'200': {{description: Success}}}}
+{more}components:
+  parameters:
+    Key:
+      name: Idempotency-Key
+      in: header
+      required: true
+      description: A unique key for the request; keys are kept for 24 hours.
+      schema: {{type: string, maxLength: 45}}
+  requestBodies:
+    Money:
+      content:
+        application/json:
+          schema:
+            type: object
+            properties: {{amount: {{type: integer}}, currency: {{type: string}}}}
+"
+    )
+}
+
+const RESPONSE_RULES: [&str; 3] = [
+    "missing-conflict-response",
+    "missing-mismatch-response",
+    "missing-missing-key-response",
+];
+
+/// The findings of the three response-contract rules, as `(rule, path, message)`.
+fn response_gaps(spec: &str) -> Vec<(String, String, String)> {
+    findings(spec)
+        .into_iter()
+        .filter(|f| RESPONSE_RULES.contains(&f.1.as_str()))
+        .map(|(_, rule, path, message)| (rule, path, message))
+        .collect()
+}
+
+#[test]
+fn an_api_without_4xx_responses_has_each_response_gap_reported_once() {
+    let refunds = "  /v2/refunds:\n    post:\n      parameters: [{$ref: \
+                   '#/components/parameters/Key'}]\n      requestBody: {$ref: \
+                   '#/components/requestBodies/Money'}\n      responses: {'200': {description: \
+                   Success}}\n";
+    let suffix = |n: usize| {
+        format!(
+            " (no operation of this API declares a 4xx response; {n} other keyed operation{} \
+             lack{} it too)",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "s" } else { "" }
+        )
+    };
+    let expected = |n: usize| {
+        vec![
+            (
+                "missing-conflict-response".to_string(),
+                "/v2/payments".to_string(),
+                format!(
+                    "POST /v2/payments takes an idempotency key (header `Idempotency-Key`) but \
+                     declares no 409 response for a concurrent request with the same key{}",
+                    suffix(n)
+                ),
+            ),
+            (
+                "missing-mismatch-response".to_string(),
+                "/v2/payments".to_string(),
+                format!(
+                    "POST /v2/payments declares no 422 response for an idempotency key reused \
+                     with a different payload{}",
+                    suffix(n)
+                ),
+            ),
+            (
+                "missing-missing-key-response".to_string(),
+                "/v2/payments".to_string(),
+                format!(
+                    "POST /v2/payments requires an idempotency key but declares no 400 response \
+                     for a request without one{}",
+                    suffix(n)
+                ),
+            ),
+        ]
+    };
+    // Each rule once, on the first keyed operation, with how many others share the gap.
+    assert_eq!(response_gaps(&no_4xx("")), expected(1));
+    assert_eq!(response_gaps(&no_4xx(refunds)), expected(2));
+
+    // One 4xx anywhere (a 401 on the GET) and every keyed operation is told of its own gaps.
+    let with_401 = no_4xx(refunds).replacen(
+        "    get:\n      responses: {'200': {description: Success}}",
+        "    get:\n      responses: {'200': {description: Success}, '401': {description: No}}",
+        1,
+    );
+    let gaps = response_gaps(&with_401);
+    for rule in RESPONSE_RULES {
+        let paths: Vec<&str> = gaps
+            .iter()
+            .filter(|g| g.0 == rule)
+            .map(|g| g.1.as_str())
+            .collect();
+        assert_eq!(
+            paths,
+            ["/v2/payments", "/v2/customers", "/v2/refunds"],
+            "{rule}: {gaps:#?}"
+        );
+    }
+    assert!(gaps.iter().all(|g| !g.2.contains("4xx")), "{gaps:#?}");
+}
