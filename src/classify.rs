@@ -414,7 +414,7 @@ fn creates(op: &Operation<'_>) -> Effect {
 /// Wording that an operation exists for testing only.
 static TESTING_ONLY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)(?:only\s+(?:use\s+(?:it|this)\s+)?for\s+testing|for\s+testing\s+(?:purposes\s+)?only|test(?:ing)?\s+purposes\s+only)",
+        r"(?i)\b(?:only\s+(?:use\s+(?:it|this)\s+)?for\s+testing|for\s+testing\s+(?:purposes\s+)?only|test(?:ing)?\s+purposes\s+only)\b",
     )
     .expect("valid regex")
 });

@@ -8,8 +8,8 @@ use crate::resolve::{At, Bundle, Location};
 use crate::source::{Node, ScalarKind, Value};
 use crate::vocabulary::{
     AMBIGUOUS_FIELDS, AMBIGUOUS_MONEY_VERBS, DELIVERY_HEADER_ENDINGS, MONEY_OBJECTS, MONEY_VERBS,
-    ONE_SHOT_MONEY_VERBS, PREPOSITIONS, PRICING_NOUNS, SWITCHING_VERBS, UNDOING_VERBS,
-    UPDATE_VERBS,
+    ONE_PAYMENT_VERBS, ONE_SHOT_MONEY_VERBS, PREPOSITIONS, PRICING_NOUNS, SWITCHING_VERBS,
+    UNDOING_VERBS, UPDATE_VERBS,
 };
 
 /// How an operation lets a client make a retry safe.
@@ -676,15 +676,19 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
     let is_money = |w: &str| money_word(&[w.to_string()], &settings.money_words).is_some();
     let settles_once = {
         let segments: Vec<&str> = op.path.split('/').filter(|s| !s.is_empty()).collect();
-        matches!(segments.as_slice(), [.., parent, last]
+        matches!(segments.as_slice(), [.., collection, parent, last]
         if parent.starts_with('{') && {
             let w = words(last);
+            // Under one payment (`/received-payments/{paymentId}`, `/payouts/{payout}`),
+            // a transition of it: advance, reprocess, approve, reverse.
+            let of_a_payment = words(collection).last().is_some_and(|c| is_money(c));
             w.len() == 1
                 && (ONE_SHOT_MONEY_VERBS.contains(&w[0].as_str())
-                    || (!is_money(&w[0])
-                        // Not a plural noun (`/refunds`), though `reprocess` ends in `s`.
-                        && (!w[0].ends_with('s') || w[0].ends_with("ss"))
-                        && !MONEY_VERBS.contains(&w[0].as_str())))
+                    || (of_a_payment
+                        && (ONE_PAYMENT_VERBS.contains(&w[0].as_str())
+                            || crate::vocabulary::TRANSITION_VERBS.contains(&w[0].as_str())
+                            || crate::vocabulary::INSTANCE_TRANSITION_VERBS
+                                .contains(&w[0].as_str()))))
         })
     };
     let amount_required = props
@@ -1028,7 +1032,18 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
     // A required name with a conflict declared: the 409 is what a second create with that name
     // gets (Gitea's tags). A name whose description says a missing one is made ("The name of
     // the tag, which will be created if not found"): get or create.
-    let conflict_declared = op.response("409").is_some();
+    // (A 409 for a request still in progress with the same key answers concurrency, not a
+    // second create.)
+    let conflict_declared = op.response("409").is_some_and(|r| {
+        !r.description.is_some_and(|d| {
+            words(d).iter().any(|w| {
+                matches!(
+                    w.as_str(),
+                    "idempotency" | "key" | "progress" | "concurrent" | "processing"
+                )
+            })
+        })
+    });
     if let Some(p) = props.iter().filter(writable).find(|p| {
         p.required
             && naming_field(p.name)
@@ -1041,7 +1056,7 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
     // A unique field is a natural key when every request must carry it (Stripe's required
     // `reference`, "Must be unique across all transactions"), or when a conflict is declared
     // for it.
-    let conflict = op.response("409").is_some();
+    let conflict = conflict_declared;
     let unique = |p: &&Property<'_>| {
         (p.required || conflict)
             && description_of(&p.schema).is_some_and(|d| UNIQUE_FIELD.is_match(d))
@@ -1118,7 +1133,7 @@ fn naming_field(name: &str) -> bool {
 /// finished cannot be cancelled").
 static REPEAT_FOUND: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)already\s+(?:been\s+)?(?:exists?|added|merged|created|present|a\s+member|subscribed|applied|registered|linked|assigned|attached|granted)",
+        r"(?i)\balready\s+(?:been\s+)?(?:exists?|added|merged|created|present|a\s+member|subscribed|applied|registered|linked|assigned|attached|granted)\b",
     )
     .expect("valid regex")
 });
@@ -1132,7 +1147,7 @@ static DUPLICATES_ALLOWED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLo
 /// A success's description that says what a retried duplicate gets: PayPal's "If a duplicate
 /// response is retried, returns the HTTP `200 OK` status code".
 static RETRY_ANSWERED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r"(?i)duplicate[^.]{0,40}retried[^.]{0,20}returns?")
+    regex::Regex::new(r"(?i)\bduplicate\b[^.]{0,40}\bretried\b[^.]{0,20}\breturns?\b")
         .expect("valid regex")
 });
 

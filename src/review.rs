@@ -186,7 +186,17 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
             };
             answer(Verdict::Good, text, None)
         } else if let Some(c) = carrier {
-            let optional = c.required() == Some(false);
+            // As `idempotency-key-optional` judges it: an optional key is a gap only where a
+            // keyless retry loses something.
+            let optional = c.required() == Some(false)
+                && crate::rules::keyless_retry_harmless(
+                    bundle,
+                    op,
+                    c,
+                    crate::idempotency::moves_money(bundle, op, settings).is_some(),
+                    crate::rules::relative_change_evidence(bundle, op).is_some(),
+                )
+                .is_none();
             answer(
                 if optional {
                     Verdict::Gap
@@ -241,14 +251,21 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                 format!("a natural key refuses a second create ({why})"),
                 Some(place(op.key)),
             )
-        } else if op.method == Method::Patch
-            && crate::rules::sets_fields(bundle, op)
-            && crate::rules::relative_change_evidence(bundle, op).is_none()
+        } else if let Some(why) = (op.method == Method::Patch)
+            .then(|| {
+                crate::rules::harmless_patch_retry(
+                    bundle,
+                    op,
+                    crate::idempotency::moves_money(bundle, op, settings).is_some(),
+                    crate::rules::relative_change_evidence(bundle, op).is_some(),
+                )
+            })
+            .flatten()
         {
+            // As `unprotected-patch` judges it.
             answer(
-                Verdict::Gap,
-                "a retry sets the same fields again, but can overwrite a change made in between: \
-                 no If-Match",
+                Verdict::Good,
+                format!("harmless to repeat: {why}"),
                 Some(place(op.key)),
             )
         } else if op.method == Method::Patch {
@@ -270,11 +287,10 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                             .to_string(),
                     )
                 }
+                // As `missing-idempotency-key` judges it: absolute values set again.
                 Effect::Updates => (
-                    Verdict::Gap,
-                    "a retry repeats the update and can overwrite a change made in between: no \
-                     key, no If-Match"
-                        .to_string(),
+                    Verdict::Good,
+                    "a retry sets the same values again (an update of absolute values)".to_string(),
                 ),
                 Effect::Transitions(verb) => match crate::idempotency::repeat_answer(op, &verb)
                     .filter(|_| crate::rules::only_identifies_or_bodiless(bundle, op))
@@ -283,6 +299,16 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                         Verdict::Good,
                         format!("a repeat is answered {status}, as the first (`{verb}`)"),
                     ),
+                    // As `missing-idempotency-key` judges it: a switch repeated with the same
+                    // request stays where it is, unless a repeat is documented as refused.
+                    None if crate::vocabulary::TOGGLE_VERBS.contains(&verb.as_str())
+                        && crate::rules::only_identifies_or_bodiless(bundle, op) =>
+                    {
+                        (
+                            Verdict::Good,
+                            format!("a switch (`{verb}`) repeated stays where it is"),
+                        )
+                    }
                     _ => (
                         Verdict::Gap,
                         format!("a retry repeats the transition (`{verb}`): no key"),

@@ -485,16 +485,21 @@ pub const ONE_SHOT_MONEY_VERBS: &[&str] = &[
     "complete",
     "settle",
     "finalize",
-    // A reversal of one payment is of all of it (Adyen's `/payments/{psp}/reversals`, Stripe's
-    // `/payouts/{payout}/reverse`).
+];
+
+/// Words that act once on the one payment a path names (`/payments/{psp}/reversals`, Unit's
+/// `/check-payments/{id}/approve`), as its last segment; beside the transition verbs.
+pub const ONE_PAYMENT_VERBS: &[&str] = &[
+    // A reversal of one payment is of all of it (Adyen's reversals, Stripe's payout reverse).
     "reverse",
     "reversal",
     "reversals",
-    // Approving or releasing one payment under review: it is paid once (Unit's
-    // `/check-payments/{id}/approve`).
+    // Approving or releasing one payment under review: it is paid once.
     "approve",
     "accept",
     "release",
+    // Returning one check payment to its sender happens once.
+    "return",
 ];
 
 /// Money verbs that also move other things (a call, a repository, a screenshot): they move money

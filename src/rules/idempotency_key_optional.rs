@@ -16,29 +16,14 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let carrier = &carriers[0];
-        // A POST that sets its resource's fields again on a retry ("Updates attachments by file
-        // name") loses nothing to a client that leaves the key out.
-        // Nor does one that makes something short-lived (Adyen's checkout `/sessions`): a
-        // keyless duplicate expires unused.
-        if op.method == crate::model::Method::Post
-            && matches!(
-                crate::classify::effect(op),
-                crate::classify::Effect::Updates | crate::classify::Effect::ShortLived(_)
-            )
-            && cx.relative_change(op).is_none()
-            && cx.moves_money(op).is_none()
-        {
-            continue;
-        }
-        // A natural key refuses a keyless retry as a duplicate (Square's custom attribute
-        // definition `key`, "must be unique per application, seller, and resource type").
-        if crate::idempotency::natural_key(cx.bundle, op).is_some() {
-            continue;
-        }
-        // Optional by design, and the key says what a request without it gets.
-        if carrier
-            .description()
-            .is_some_and(|d| crate::idempotency::OPTIONAL_EXPLAINED.is_match(d))
+        if keyless_retry_harmless(
+            cx.bundle,
+            op,
+            carrier,
+            cx.moves_money(op).is_some(),
+            cx.relative_change(op).is_some(),
+        )
+        .is_some()
         {
             continue;
         }
@@ -59,4 +44,42 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .shadowed_by(&["money-movement-optional-key"]),
         );
     }
+}
+
+/// Why a client that leaves an optional key out loses nothing, if it does not; `check` stays
+/// quiet then and `review` answers the same.
+pub fn keyless_retry_harmless(
+    bundle: &crate::resolve::Bundle,
+    op: &crate::model::Operation<'_>,
+    carrier: &crate::idempotency::KeyCarrier<'_>,
+    moves_money: bool,
+    relative: bool,
+) -> Option<&'static str> {
+    // A POST that sets its resource's fields again on a retry ("Updates attachments by file
+    // name"), or makes something short-lived (Adyen's checkout `/sessions`: a keyless
+    // duplicate expires unused).
+    if op.method == crate::model::Method::Post && !moves_money && !relative {
+        match crate::classify::effect(op) {
+            crate::classify::Effect::Updates => {
+                return Some("a keyless retry sets the same values");
+            }
+            crate::classify::Effect::ShortLived(_) => {
+                return Some("a keyless duplicate expires unused");
+            }
+            _ => {}
+        }
+    }
+    // A natural key refuses a keyless retry as a duplicate (Square's custom attribute
+    // definition `key`, "must be unique per application, seller, and resource type").
+    if crate::idempotency::natural_key(bundle, op).is_some() {
+        return Some("a natural key refuses a keyless duplicate");
+    }
+    // Optional by design, and the key says what a request without it gets.
+    if carrier
+        .description()
+        .is_some_and(|d| crate::idempotency::OPTIONAL_EXPLAINED.is_match(d))
+    {
+        return Some("the key says what a request without it gets");
+    }
+    None
 }

@@ -34,11 +34,12 @@ mod unused_suppression;
 
 use std::sync::{LazyLock, OnceLock};
 
+pub(crate) use idempotency_key_optional::keyless_retry_harmless;
 pub(crate) use incremental_update::evidence as relative_change_evidence;
 pub(crate) use json_patch_without_precondition::json_patch_ops;
 pub(crate) use missing_conflict_response::concurrency_harmless;
 pub(crate) use missing_idempotency_key::{only_identifies_or_bodiless, retry_effect};
-pub(crate) use unprotected_patch::sets_fields;
+pub(crate) use unprotected_patch::harmless_retry as harmless_patch_retry;
 
 use crate::config::Settings;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -210,8 +211,22 @@ impl<'a> Context<'a> {
     /// most an info: the fix is to move them to its successor (Square's retired
     /// `DeprecatedBatchChangeInventory`, Okta's deprecated `oktaSupport/grant`).
     fn note_deprecated(&self, d: &mut Diagnostic) {
-        if d.operation_key
-            .is_some_and(|k| self.deprecated.contains(&k))
+        // A finding about what several operations share (one key component's lifetime or
+        // schema, one 429 response, a gap of the whole API) is no deprecated operation's alone,
+        // even when it names the first of them.
+        const SHARED: &[&str] = &[
+            "undocumented-key-ttl",
+            "short-key-ttl",
+            "idempotency-key-schema",
+            "idempotency-key-fixed-value",
+            "inconsistent-idempotency-key",
+            "retry-after-missing",
+            "retry-after-schema",
+        ];
+        let shared = SHARED.contains(&d.rule) || d.message.contains("other keyed operation");
+        if !shared
+            && d.operation_key
+                .is_some_and(|k| self.deprecated.contains(&k))
         {
             d.severity = Severity::Info;
             d.message.push_str(" (the operation is deprecated)");

@@ -25,44 +25,14 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if !cx.duplicates_matter(op) || has_if_match(op) || !cx.carriers(op).is_empty() {
             continue;
         }
-        // A body that can change nothing has nothing to lose on a retry; nor one whose every
-        // field takes one value (Adyen's `status: {enum: [expired]}`), a move to a target state
-        // that a retry sets again, unless that moves money (`status: [approved]` of a payout).
-        if nothing_writable(cx.bundle, op)
-            || (fixed_value_body(cx.bundle, op).is_some() && cx.moves_money(op).is_none())
+        if harmless_retry(
+            cx.bundle,
+            op,
+            cx.moves_money(op).is_some(),
+            cx.relative_change(op).is_some(),
+        )
+        .is_some()
         {
-            continue;
-        }
-        // No body: the PATCH makes one fixed change (GitHub's "Mark a thread as read"), which a
-        // retry makes again. The resource carries its version for optimistic concurrency
-        // (Kubernetes' `metadata.resourceVersion`): sent back in the patch, it refuses a stale
-        // retry as If-Match would.
-        if op.request_body.is_none()
-            || crate::idempotency::resource_version(cx.bundle, op).is_some()
-        {
-            continue;
-        }
-        // A body of absolute values (a merge patch, or an object of described fields: a merge
-        // patch in all but its media type), or one that only adds to or removes from sets, is
-        // idempotent: a retry sets the same values again. What is left is a change made in
-        // between being overwritten, which `missing-precondition-on-update` reports where the
-        // resource offers an ETag to send back. Reviewers of real specs judged that advice on
-        // every PATCH noise. Money set again is still money, and a relative change is not
-        // absolute: those stay reported.
-        let merge_patch_only = op.request_body.as_ref().is_some_and(|b| {
-            !b.content.is_empty()
-                && b.content
-                    .iter()
-                    .all(|m| media_essence(m.media_type) == "application/merge-patch+json")
-        });
-        // A JSON Patch restricted to `replace`, `remove` and `test` (Okta's app group
-        // assignments) sets absolute values too.
-        let safe_json_patch = super::json_patch_without_precondition::is_json_patch(cx.bundle, op)
-            && super::json_patch_without_precondition::json_patch_ops(cx.bundle, op).is_none();
-        let absolute = (merge_patch_only || safe_json_patch || sets_fields(cx.bundle, op))
-            && cx.relative_change(op).is_none()
-            && cx.moves_money(op).is_none();
-        if absolute {
             continue;
         }
         let diagnostic = cx.diagnostic(
@@ -85,6 +55,55 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 .shadowed_by(SAY_MORE),
         );
     }
+}
+
+/// Why a retry of an unprotected PATCH is harmless, if it is; `check` stays quiet then and
+/// `review` answers the same.
+pub fn harmless_retry(
+    bundle: &crate::resolve::Bundle,
+    op: &crate::model::Operation<'_>,
+    moves_money: bool,
+    relative: bool,
+) -> Option<&'static str> {
+    // A body that can change nothing has nothing to lose on a retry; nor one whose every field
+    // takes one value (Adyen's `status: {enum: [expired]}`), a move to a target state that a
+    // retry sets again, unless that moves money (`status: [approved]` of a payout).
+    if nothing_writable(bundle, op) {
+        return Some("its body can set nothing");
+    }
+    if fixed_value_body(bundle, op).is_some() && !moves_money {
+        return Some("its body moves to one target state, which a retry sets again");
+    }
+    // No body: the PATCH makes one fixed change (GitHub's "Mark a thread as read"), which a
+    // retry makes again.
+    if op.request_body.is_none() {
+        return Some("it has no body: a retry makes the same change again");
+    }
+    // The resource carries its version for optimistic concurrency (Kubernetes'
+    // `metadata.resourceVersion`): sent back in the patch, it refuses a stale retry as
+    // If-Match would.
+    if crate::idempotency::resource_version(bundle, op).is_some() {
+        return Some("the resource carries its version for optimistic concurrency");
+    }
+    if moves_money || relative {
+        return None;
+    }
+    // A body of absolute values (a merge patch, or an object of described fields: a merge
+    // patch in all but its media type, or a JSON Patch of `replace`, `remove` and `test` only:
+    // Okta's app group assignments) is idempotent: a retry sets the same values again. What is
+    // left is a change made in between being overwritten, which
+    // `missing-precondition-on-update` reports where the resource offers an ETag to send back;
+    // reviewers of real specs judged that advice on every PATCH noise.
+    let merge_patch_only = op.request_body.as_ref().is_some_and(|b| {
+        !b.content.is_empty()
+            && b.content
+                .iter()
+                .all(|m| media_essence(m.media_type) == "application/merge-patch+json")
+    });
+    let safe_json_patch = super::json_patch_without_precondition::is_json_patch(bundle, op)
+        && super::json_patch_without_precondition::json_patch_ops(bundle, op).is_none();
+    (merge_patch_only || safe_json_patch || sets_fields(bundle, op))
+        .then_some("its body sets absolute values, which a retry sets again")
 }
 
 /// Whether the PATCH body can set nothing: every property is `readOnly`, or the schema is an

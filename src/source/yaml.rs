@@ -36,6 +36,9 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Loaded, LoadError> {
             Err(e) if e.message.ends_with(UNDER_INDENTED) && e.span.start != first.span.start => {
                 first = e;
             }
+            // Another problem further on: the repaired text keeps every offset, so it is
+            // reported where it is.
+            Err(e) if !e.message.ends_with(UNDER_INDENTED) => return Err(e),
             Err(_) => return Err(first),
             done => return done,
         }
