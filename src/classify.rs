@@ -411,13 +411,22 @@ fn creates(op: &Operation<'_>) -> Effect {
     Effect::Creates
 }
 
-/// Wording that an operation exists for testing only.
-static TESTING_ONLY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(
-        r"(?i)\b(?:only\s+(?:use\s+(?:it|this)\s+)?for\s+testing|for\s+testing\s+(?:purposes\s+)?only|test(?:ing)?\s+purposes\s+only)\b",
-    )
-    .expect("valid regex")
-});
+/// The words of a text that say an operation exists for testing only ("only use it for
+/// testing", "for testing purposes only"). Plain phrases: a regex of them cost more to compile
+/// than every search of them.
+fn testing_only(text: &str) -> Option<&'static str> {
+    let lower = text.to_ascii_lowercase();
+    [
+        "for testing only",
+        "for testing purposes only",
+        "testing purposes only",
+        "only use it for testing",
+        "only use this for testing",
+        "only for testing",
+    ]
+    .into_iter()
+    .find(|phrase| lower.contains(phrase))
+}
 
 /// The word that says the operation only exists in a test mode, if one does: a path segment
 /// `sandbox` or `test_helpers`, or `simulate(s)`/`simulation(s)` in a segment or the
@@ -427,9 +436,9 @@ pub fn test_mode(op: &Operation<'_>) -> Option<String> {
     if let Some(m) = ["summary", "description"]
         .iter()
         .filter_map(|k| op.node.node.get(k).and_then(Node::as_str))
-        .find_map(|t| TESTING_ONLY.find(t))
+        .find_map(testing_only)
     {
-        return Some(format!("\"{}\"", m.as_str()));
+        return Some(format!("\"{m}\""));
     }
     let simulates = |w: &String| inflects(w, "simulate") || inflects(w, "simulation");
     for segment in op.path.split('/') {

@@ -27,10 +27,7 @@ static RELATIVE_WORDING: LazyLock<Regex> = LazyLock::new(|| {
             (added\ to|subtracted\ from|deducted\ from|relative\ to)
               \ (the\ |its\ |their\ |a\ )?
               (current|existing|previous|balance|total|count|quantity|amount|value|stock|inventory|counter|score|points)
-          | increment(?:ed|s)?\ (?:[a-z]+\ ){0,4}?by
-          | decrement(?:ed|s)?\ (?:[a-z]+\ ){0,4}?by
-          | increase[sd]?\ (?:[a-z]+\ ){0,4}?by
-          | decrease[sd]?\ (?:[a-z]+\ ){0,4}?by
+          | (?:increment(?:ed|s)?|decrement(?:ed|s)?|increase[sd]?|decrease[sd]?)\ (?:(?-u:[a-z])+\ ){0,4}?by
           | increase[sd]?\ or\ decrease[sd]?
           | append(?:s|ed)?\ [^.]{0,60}?\b(?:to|onto)\ (?:the\ )?(?:existing|current|end)
           | add(?:s|ed)?\ [^.]{0,60}?\bto\ the\ end
@@ -138,7 +135,7 @@ pub fn relative_change(properties: &[Property<'_>], verbs_only: bool) -> Option<
             }
         }
         if let Some(desc) = p.schema.node.get("description").and_then(Node::as_str)
-            && let Some(m) = RELATIVE_WORDING.find(desc)
+            && let Some(m) = relative_wording_match(desc)
         {
             return Some(Evidence {
                 what: format!("`{}` is described as \"{}\"", p.name, m.as_str()),
@@ -151,7 +148,21 @@ pub fn relative_change(properties: &[Property<'_>], verbs_only: bool) -> Option<
 
 /// Relative wording in a schema's own description.
 pub fn relative_wording(description: &str) -> Option<&str> {
-    RELATIVE_WORDING.find(description).map(|m| m.as_str())
+    relative_wording_match(description).map(|m| m.as_str())
+}
+
+/// [`RELATIVE_WORDING`] in `text`, searched only when a word it needs is there: the long
+/// descriptions of a large spec's bodies rarely hold one, and a case-insensitive search of them
+/// costs more than a look for a few lower-case stems.
+fn relative_wording_match(text: &str) -> Option<regex::Match<'_>> {
+    let lower = text.to_ascii_lowercase();
+    [
+        "add", "subtract", "deduct", "relative", "crement", "crease", "append",
+    ]
+    .iter()
+    .any(|stem| lower.contains(stem))
+    .then(|| RELATIVE_WORDING.find(text))
+    .flatten()
 }
 
 #[cfg(test)]
@@ -288,6 +299,9 @@ mod tests {
 /// The words of an identifier or path: split on punctuation and camelCase, lower-cased.
 /// `createRefund` → [create, refund]; `/v1/payment_intents` → [v1, payment, intents].
 pub fn words(s: &str) -> Vec<String> {
+    if s.is_ascii() {
+        return ascii_words(s.as_bytes());
+    }
     let mut out = Vec::new();
     let mut current = String::new();
     let mut prev_lower = false;
@@ -307,6 +321,41 @@ pub fn words(s: &str) -> Vec<String> {
     }
     if !current.is_empty() {
         out.push(current);
+    }
+    out
+}
+
+/// [`words`] of ASCII text (nearly every name and description), byte by byte: the same words,
+/// without a Unicode case mapping per character. Each word is sliced once, not grown.
+fn ascii_words(s: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    let mut prev_lower = false;
+    let push = |out: &mut Vec<String>, from: usize, to: usize| {
+        let mut w = String::with_capacity(to - from);
+        w.extend(s[from..to].iter().map(|b| b.to_ascii_lowercase() as char));
+        out.push(w);
+    };
+    for (i, &b) in s.iter().enumerate() {
+        if !b.is_ascii_alphanumeric() {
+            if let Some(from) = start.take() {
+                push(&mut out, from, i);
+            }
+            prev_lower = false;
+            continue;
+        }
+        if b.is_ascii_uppercase() && prev_lower {
+            if let Some(from) = start.take() {
+                push(&mut out, from, i);
+            }
+        }
+        if start.is_none() {
+            start = Some(i);
+        }
+        prev_lower = b.is_ascii_lowercase() || b.is_ascii_digit();
+    }
+    if let Some(from) = start {
+        push(&mut out, from, s.len());
     }
     out
 }

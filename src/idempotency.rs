@@ -908,10 +908,7 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
             Some((*k, t, t.to_ascii_lowercase()))
         })
         .collect();
-    if texts
-        .iter()
-        .any(|(_, t, lower)| lower.contains("duplicate") && DUPLICATES_ALLOWED.is_match(t))
-    {
+    if texts.iter().any(|(_, _, lower)| duplicates_allowed(lower)) {
         return None;
     }
     // "Calls to this endpoint are idempotent": the spec says a repeat is safe. "Each Push
@@ -957,10 +954,9 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
     let repeat_answered = op.responses.iter().find(|r| {
         r.status.starts_with('2')
             && r.description.is_some_and(|d| {
-                RETRY_ANSWERED.is_match(d)
+                retry_answered(d)
                     || (r.status != "201"
-                        && (REPEAT_FOUND.is_match(d)
-                            || (created && words(d).iter().any(|x| x == "exists"))))
+                        && (repeat_found(d) || (created && words(d).iter().any(|x| x == "exists"))))
             })
     });
     if let Some(r) = repeat_answered {
@@ -1128,28 +1124,61 @@ fn naming_field(name: &str) -> bool {
         )
 }
 
-/// A success's description that says the thing was found done ("Response when already merged",
-/// "the user is already a member"), not that something else was ("Jobs that have already
-/// finished cannot be cancelled").
-static REPEAT_FOUND: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(
-        r"(?i)\balready\s+(?:been\s+)?(?:exists?|added|merged|created|present|a\s+member|subscribed|applied|registered|linked|assigned|attached|granted)\b",
-    )
-    .expect("valid regex")
-});
+/// Whether a text says duplicates are accepted: "Duplicates are allowed" (lower-cased text).
+fn duplicates_allowed(lower: &str) -> bool {
+    let w = words(lower);
+    w.windows(3).any(|x| {
+        matches!(x[0].as_str(), "duplicate" | "duplicates")
+            && matches!(x[1].as_str(), "are" | "is")
+            && matches!(x[2].as_str(), "allowed" | "permitted" | "accepted")
+    })
+}
 
-/// Wording that duplicates are accepted: "Duplicates are allowed".
-static DUPLICATES_ALLOWED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r"(?i)\bduplicates?\s+(?:are|is)\s+(?:allowed|permitted|accepted)\b")
-        .expect("valid regex")
-});
+/// Whether a success's description says the thing was found done ("Response when already
+/// merged", "the user is already a member"), not that something else was ("Jobs that have
+/// already finished cannot be cancelled").
+fn repeat_found(description: &str) -> bool {
+    let w = words(description);
+    w.iter().enumerate().any(|(i, x)| {
+        x == "already" && {
+            let next = w.get(i + 1).map(String::as_str);
+            let next = if next == Some("been") {
+                w.get(i + 2).map(String::as_str)
+            } else {
+                next
+            };
+            matches!(
+                next,
+                Some(
+                    "exist"
+                        | "exists"
+                        | "added"
+                        | "merged"
+                        | "created"
+                        | "present"
+                        | "subscribed"
+                        | "applied"
+                        | "registered"
+                        | "linked"
+                        | "assigned"
+                        | "attached"
+                        | "granted"
+                )
+            ) || (next == Some("a") && w.get(i + 2).is_some_and(|m| m == "member"))
+        }
+    })
+}
 
-/// A success's description that says what a retried duplicate gets: PayPal's "If a duplicate
+/// Whether a success's description says what a retried duplicate gets: PayPal's "If a duplicate
 /// response is retried, returns the HTTP `200 OK` status code".
-static RETRY_ANSWERED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r"(?i)\bduplicate\b[^.]{0,40}\bretried\b[^.]{0,20}\breturns?\b")
-        .expect("valid regex")
-});
+fn retry_answered(description: &str) -> bool {
+    let w = words(description);
+    let at = |word: &str| w.iter().position(|x| x == word);
+    matches!(
+        (at("duplicate"), at("retried"), w.iter().position(|x| x == "returns" || x == "return")),
+        (Some(d), Some(r), Some(t)) if d < r && r < t && t - d <= 16
+    )
+}
 
 /// A field's description that says its value is unique to what it names: "A unique and
 /// addressable name", "Provides a unique name", "uniquely identifies the resource".

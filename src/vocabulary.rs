@@ -236,9 +236,11 @@ pub const INSTANCE_TRANSITION_VERBS: &[&str] = &[
     // `/cards/{cardId}/report-lost`.
     "attach",
     "report",
-    // Unit's `/received-payments/{paymentId}/reprocess`: that one payment, once.
+    // Unit's `/received-payments/{paymentId}/reprocess`: that one payment, once; a check
+    // payment's `return`.
     "reprocess",
     "process",
+    "return",
 ];
 
 /// Transitions that switch a standing state on or off, which a repeat leaves as it is: only a
