@@ -344,10 +344,11 @@ fn ascii_words(s: &[u8]) -> Vec<String> {
             prev_lower = false;
             continue;
         }
-        if b.is_ascii_uppercase() && prev_lower {
-            if let Some(from) = start.take() {
-                push(&mut out, from, i);
-            }
+        if b.is_ascii_uppercase()
+            && prev_lower
+            && let Some(from) = start.take()
+        {
+            push(&mut out, from, i);
         }
         if start.is_none() {
             start = Some(i);
