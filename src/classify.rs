@@ -178,9 +178,10 @@ pub fn effect(op: &Operation<'_>) -> Effect {
         && parent.starts_with('{')
         && let Some(verb) = seg_words.first()
         && (TRANSITION_VERBS.contains(&verb.as_str())
-            // `pull`, `push` and `tag` head nouns too (`/pull_request`): alone only.
+            // `pull`, `push` and `tag` head nouns too (`/pull_request`): alone only; `report`
+            // only with what it reports (`report-lost`), not an abuse `/report`.
             || (INSTANCE_TRANSITION_VERBS.contains(&verb.as_str())
-                && (seg_words.len() == 1 || verb == "report")))
+                && ((seg_words.len() == 1) != (verb == "report"))))
     {
         return Effect::Transitions(verb.clone());
     }
@@ -226,10 +227,15 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     let submits_one = || {
         lead_words.first().is_some_and(|w| base_verb(w) == "submit")
             && match segments.as_slice() {
-                [.., last] if last.starts_with('{') => !matches!(
-                    crate::idempotency::squash(last).as_str(),
-                    "format" | "version" | "apiversion" | "locale"
-                ),
+                // An item of a collection (`/reviews/{id}`), not `/submit/{portalId}/{formGuid}`.
+                [.., collection, last] if last.starts_with('{') => {
+                    !collection.starts_with('{')
+                        && words(collection).last().is_some_and(|w| w.ends_with('s'))
+                        && !matches!(
+                            crate::idempotency::squash(last).as_str(),
+                            "format" | "version" | "apiversion" | "locale"
+                        )
+                }
                 [.., parent, last] => parent.starts_with('{') && !last.ends_with('s'),
                 _ => false,
             }
@@ -262,12 +268,15 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     // ("Start a conversation" at `/conversations`): only on a resource the path names is it a
     // transition of that resource.
     // ("Start a task" at `/repos/{owner}/{repo}/tasks` starts a new one.)
+    // On a resource the path names: the path ends in its parameter, or the verb is the segment
+    // right under it (`/pipelines/{id}/start`); not `/conversations/start`.
+    let on_one = ends_with_parameter
+        || matches!(segments.as_slice(), [.., parent, _] if parent.starts_with('{'));
     let needs_instance = |v: &String| {
         matches!(
             v.as_str(),
             "start" | "merge" | "connect" | "upgrade" | "adopt"
-        ) && !ends_with_parameter
-            && !seg_words.contains(v)
+        ) && !on_one
     };
     if let Some(verb) = is(TRANSITION_VERBS).filter(|v| names_a_resource() && !needs_instance(v)) {
         return Effect::Transitions(verb);
@@ -356,9 +365,31 @@ fn creates_or_replaces(op: &Operation<'_>) -> Effect {
     // The one of its kind when the same path also reads, replaces or deletes it (Box's avatar),
     // or when it is uploaded (Okta's "Upload an application logo"); "Create a video remix"
     // makes another each time.
+    // (Replaced or deleted beside it, not only read: Jira's `/issue/{id}/comment` has a GET
+    // listing the comments, and a POST adds one; comments, notes and messages are many.)
+    let many = [
+        "comment",
+        "note",
+        "worklog",
+        "attachment",
+        "message",
+        "reply",
+        "post",
+        "entry",
+    ];
+    let singleton = singleton
+        && !many.contains(
+            &words(odata_action(last_literal_segment(op.path)))
+                .pop()
+                .unwrap_or_default()
+                .as_str(),
+        );
     let names = NameWords::of(op);
     let heads = names.heads(op, false);
-    let addressed = !op.neighbours.is_empty()
+    let addressed = op
+        .neighbours
+        .iter()
+        .any(|m| matches!(m, Method::Put | Method::Delete))
         && heads.iter().any(|h| {
             CREATE_WORDS.contains(&h.as_str()) || matches!(h.as_str(), "add" | "upload" | "post")
         });
@@ -379,12 +410,59 @@ fn creates(op: &Operation<'_>) -> Effect {
         words(odata_action(last_literal_segment(op.path))).pop(),
         op.operation_id.and_then(|id| words(action_part(id)).pop()),
     ];
-    if let Some(noun) = made
-        .into_iter()
-        .flatten()
-        .find(|w| matches!(w.as_str(), "session" | "sessions" | "quote" | "quotes"))
-    {
-        // (A quote, such as Checkout's FX quote, is used "before the quote expires".)
+    // Sessions of a kind that is used once (upload, checkout, login, payment, realtime, …),
+    // not a training session booked; a quote whose text says it expires (Checkout's FX quote,
+    // "before the quote expires"), not a sales quote kept on file.
+    let path_words: Vec<String> = op
+        .path
+        .split('/')
+        .filter(|s| !s.starts_with('{'))
+        .flat_map(words)
+        .chain(
+            op.operation_id
+                .map(|id| words(action_part(id)))
+                .unwrap_or_default(),
+        )
+        .chain(lead_text(op).map(|(_, t)| words(&t)).unwrap_or_default())
+        .collect();
+    let ephemeral_kind = path_words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "upload"
+                | "checkout"
+                | "auth"
+                | "login"
+                | "payment"
+                | "verification"
+                | "portal"
+                | "billing"
+                | "account"
+                | "link"
+                | "realtime"
+                | "chat"
+                | "chatkit"
+                | "connections"
+                | "identity"
+                | "terminal"
+                | "transcription"
+                | "oauth"
+                | "sso"
+                | "browser"
+                | "import"
+        )
+    });
+    let says_expires = ["summary", "description"].iter().any(|k| {
+        op.node
+            .node
+            .get(k)
+            .and_then(Node::as_str)
+            .is_some_and(|t| t.to_ascii_lowercase().contains("expire"))
+    });
+    if let Some(noun) = made.into_iter().flatten().find(|w| match w.as_str() {
+        "session" | "sessions" => ephemeral_kind || says_expires,
+        "quote" | "quotes" => says_expires,
+        _ => false,
+    }) {
         return Effect::ShortLived(format!("a {}", noun.trim_end_matches('s')));
     }
     for key in ["summary", "description"] {
@@ -411,21 +489,30 @@ fn creates(op: &Operation<'_>) -> Effect {
     Effect::Creates
 }
 
-/// The words of a text that say an operation exists for testing only ("only use it for
-/// testing", "for testing purposes only"). Plain phrases: a regex of them cost more to compile
-/// than every search of them.
-fn testing_only(text: &str) -> Option<&'static str> {
-    let lower = text.to_ascii_lowercase();
-    [
+/// The words of an operation's text that say it exists for testing only: said of the call
+/// anywhere in its description ("you should only use it for testing purposes", Okta's inline
+/// hook `execute`), or heading its text ("For testing only"). "Card numbers … are for testing
+/// purposes only" in a description speaks of something else.
+fn testing_only(op: &Operation<'_>) -> Option<&'static str> {
+    let of_the_call = ["only use it for testing", "only use this for testing"];
+    let heading = [
         "for testing only",
         "for testing purposes only",
         "testing purposes only",
-        "only use it for testing",
-        "only use this for testing",
         "only for testing",
-    ]
-    .into_iter()
-    .find(|phrase| lower.contains(phrase))
+    ];
+    let text = |k: &str| op.node.node.get(k).and_then(Node::as_str);
+    if let Some(d) = text("description") {
+        let lower = d.to_ascii_lowercase();
+        if let Some(p) = of_the_call.into_iter().find(|p| lower.contains(p)) {
+            return Some(p);
+        }
+    }
+    let lead = lead_text(op)?.1.to_ascii_lowercase();
+    heading
+        .into_iter()
+        .chain(of_the_call)
+        .find(|p| lead.contains(p))
 }
 
 /// The word that says the operation only exists in a test mode, if one does: a path segment
@@ -433,11 +520,7 @@ fn testing_only(text: &str) -> Option<&'static str> {
 /// operationId. Duplicates there make test data, not double charges.
 pub fn test_mode(op: &Operation<'_>) -> Option<String> {
     // "Only use it for testing", "for testing purposes only" (Okta's inline hook `execute`).
-    if let Some(m) = ["summary", "description"]
-        .iter()
-        .filter_map(|k| op.node.node.get(k).and_then(Node::as_str))
-        .find_map(testing_only)
-    {
+    if let Some(m) = testing_only(op) {
         return Some(format!("\"{m}\""));
     }
     let simulates = |w: &String| inflects(w, "simulate") || inflects(w, "simulation");
@@ -817,7 +900,7 @@ fn generated_from_path(id_words: &[String], path: &str) -> bool {
 
 /// An adverb of manner (`tentatively`, `partially`, `permanently`): no verb of its own.
 fn adverb(word: &str) -> bool {
-    word.len() > 6 && word.ends_with("ly") && !matches!(word, "apply" | "reply" | "supply")
+    word.len() > 6 && word.ends_with("ly") && !matches!(word, "reapply" | "multiply" | "resupply")
 }
 
 /// The first pair of [`DOMAIN_READS`] standing next to each other in `words`.

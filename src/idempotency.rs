@@ -417,7 +417,10 @@ pub fn exemption(
 ) -> Option<crate::classify::Exemption> {
     use crate::classify::Exemption;
     let e = crate::classify::exemption(op, settings)?;
-    let by_words = matches!(e, Exemption::Deletes(_));
+    // A test mode read from wording ("for testing only") is weaker than a `sandbox` path: a
+    // body that moves money outweighs it, as it outweighs a delete verb.
+    let by_words = matches!(e, Exemption::Deletes(_))
+        || matches!(&e, Exemption::TestMode(why) if why.starts_with('"'));
     if by_words
         && (body_moves_money(bundle, op)
             || crate::rules::relative_change_evidence(bundle, op).is_some())
@@ -451,7 +454,7 @@ pub fn repeat_answer<'a>(op: &Operation<'a>, verb: &str) -> Option<&'a str> {
     let stem = stem.strip_suffix("at").unwrap_or(stem);
     let says = |r: &crate::model::Response<'a>| {
         r.description.is_some_and(|d| {
-            let w = words(d);
+            let w = words(short(d));
             w.windows(2).enumerate().any(|(i, pair)| {
                 pair[0] == "already"
                     && [Some(&pair[1]), w.get(i + 2).filter(|_| pair[1] == "been")]
@@ -544,6 +547,33 @@ pub fn resource_version(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
         }
     }
     None
+}
+
+/// [`resource_version`], when the request can send it back: a JSON Patch (a `test` of it), a
+/// merge patch of the resource (`application/merge-patch+json`, Kubernetes' strategic merge and
+/// apply patches: any field of the resource), or a body that has the field itself.
+pub fn resource_version_sendable(bundle: &Bundle, op: &Operation<'_>) -> bool {
+    let Some(field) = resource_version(bundle, op) else {
+        return false;
+    };
+    let merge_of_the_resource = op.request_body.as_ref().is_some_and(|b| {
+        b.content.iter().any(|m| {
+            let media = crate::model::media_essence(m.media_type);
+            media.contains("merge-patch") || media.contains("apply-patch")
+        })
+    });
+    if merge_of_the_resource || crate::rules::is_json_patch(bundle, op) {
+        return true;
+    }
+    let props = body_properties(bundle, op);
+    match field.split_once('.') {
+        None => props.iter().any(|p| p.name == field),
+        Some((outer, inner)) => props.iter().filter(|p| p.name == outer).any(|p| {
+            let mut nested = Vec::new();
+            schema_properties(bundle, p.schema, 0, &mut nested);
+            nested.iter().any(|q| q.name == inner)
+        }),
+    }
 }
 
 /// How deep `allOf`/`oneOf`/`anyOf` composition is followed for top-level properties.
@@ -679,22 +709,37 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
         matches!(segments.as_slice(), [.., collection, parent, last]
         if parent.starts_with('{') && {
             let w = words(last);
-            // Under one payment (`/received-payments/{paymentId}`, `/payouts/{payout}`),
-            // a transition of it: advance, reprocess, approve, reverse.
-            let of_a_payment = words(collection).last().is_some_and(|c| is_money(c));
+            // Under one payment or one thing to be paid (`/received-payments/{paymentId}`,
+            // `/payouts/{payout}`, `/orders/{id}`, `/invoices/{invoice}`): not an account's
+            // or a wallet's `/pay`, which pays someone.
+            let head = words(collection).pop().unwrap_or_default();
+            let of_a_payment = is_money(&head)
+                || PRICING_NOUNS.contains(&head.as_str())
+                || matches!(
+                    head.as_str(),
+                    "invoice" | "invoices" | "bill" | "bills" | "intent" | "intents"
+                        | "authorization" | "authorizations" | "transaction" | "transactions"
+                );
             w.len() == 1
+                && of_a_payment
                 && (ONE_SHOT_MONEY_VERBS.contains(&w[0].as_str())
-                    || (of_a_payment
-                        && (ONE_PAYMENT_VERBS.contains(&w[0].as_str())
-                            || crate::vocabulary::TRANSITION_VERBS.contains(&w[0].as_str())
-                            || crate::vocabulary::INSTANCE_TRANSITION_VERBS
-                                .contains(&w[0].as_str()))))
+                    || ONE_PAYMENT_VERBS.contains(&w[0].as_str())
+                    || crate::vocabulary::TRANSITION_VERBS.contains(&w[0].as_str())
+                    || crate::vocabulary::INSTANCE_TRANSITION_VERBS.contains(&w[0].as_str()))
         })
     };
-    let amount_required = props
+    // What it sends must not be an amount of its own: a required one may move more; an optional
+    // one only where the verb settles (a capture of part of an authorization is still once).
+    let amount = |p: &Property<'_>| squash(p.name).contains("amount") || squash(p.name) == "value";
+    let verb_settles = op
+        .path
+        .rsplit('/')
+        .next()
+        .is_some_and(|s| ONE_SHOT_MONEY_VERBS.contains(&s.to_ascii_lowercase().as_str()));
+    let sends_amount = props
         .iter()
-        .any(|p| p.required && (squash(p.name).contains("amount") || squash(p.name) == "value"));
-    if settles_once && !amount_required {
+        .any(|p| amount(p) && (p.required || !verb_settles));
+    if settles_once && !sends_amount {
         return None;
     }
     if !prices_only {
@@ -786,7 +831,6 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
         if !ambiguous || money_object() {
             return Some(quote());
         }
-        return None;
     }
     let funds = lead.windows(2).any(|p| p[0] == "of" && p[1] == "funds");
     // "Create Stop Payment": the word before the money word stops it.
@@ -878,8 +922,7 @@ static IDEMPOTENT_BY_DESIGN: std::sync::LazyLock<regex::Regex> = std::sync::Lazy
             # Slack: 'Opens or resumes a direct message'; 'Get or create a session'
           | (?:opens?|starts?)\s+or\s+(?:resumes?|reopens?|returns?\s+the\s+existing)
           | (?:gets?|finds?|fetch(?:es)?|retrieves?)\s+or\s+creates?
-            # Intercom: 'the tag will be created if not found'
-          | (?:will\s+be\s+|is\s+)?created\s+if\s+(?:it\s+)?(?:is\s+)?(?:not\s+found|does\s*n[o']t\s+(?:already\s+)?exist)
+
         )\b",
     )
     .expect("valid regex")
@@ -899,6 +942,18 @@ static UNIQUE_PROSE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::ne
 pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
     // "Duplicates are allowed" (the OpenAPI petstore): whatever its fields, nothing refuses a
     // second create.
+    // A 409 that says a duplicate is refused ("already exists", "name taken"), or says nothing
+    // but "Conflict"; not one about the key's concurrency or the state of stock.
+    let conflict_declared = op.response("409").is_some_and(|r| {
+        let w = r.description.map(|d| words(short(d))).unwrap_or_default();
+        let bare = w.iter().all(|x| matches!(x.as_str(), "conflict" | "409"));
+        bare || w.iter().any(|x| {
+            matches!(
+                x.as_str(),
+                "exist" | "exists" | "already" | "duplicate" | "unique" | "taken" | "use"
+            )
+        })
+    });
     // The regexes below read long descriptions; a lower-cased copy tells cheaply which of them
     // can match at all.
     let texts: Vec<(&str, &str, String)> = ["summary", "description"]
@@ -928,8 +983,7 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
                 "no action",
                 "resume",
                 "reopen",
-                "or create",
-                "created if",
+                "creat",
             ]
             .iter()
             .any(|w| lower.contains(w))
@@ -956,7 +1010,8 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
             && r.description.is_some_and(|d| {
                 retry_answered(d)
                     || (r.status != "201"
-                        && (repeat_found(d) || (created && words(d).iter().any(|x| x == "exists"))))
+                        && (repeat_found(d)
+                            || (created && words(short(d)).iter().any(|x| x == "exists"))))
             })
     });
     if let Some(r) = repeat_answered {
@@ -964,11 +1019,8 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
     }
     // The path names one resource (a `PUT` or `DELETE` beside the POST) and a second create is
     // answered 409: GitHub's one Pages site per repository, "409 Conflict".
-    if op
-        .neighbours
-        .iter()
-        .any(|m| matches!(m, crate::model::Method::Put | crate::model::Method::Delete))
-        && op.response("409").is_some()
+    if op.neighbours.contains(&crate::model::Method::Put)
+        && conflict_declared
         && crate::classify::head_verbs(op)
             .iter()
             .any(|h| matches!(h.as_str(), "create" | "add" | "enable" | "post"))
@@ -1030,22 +1082,12 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
     // the tag, which will be created if not found"): get or create.
     // (A 409 for a request still in progress with the same key answers concurrency, not a
     // second create.)
-    let conflict_declared = op.response("409").is_some_and(|r| {
-        !r.description.is_some_and(|d| {
-            words(d).iter().any(|w| {
-                matches!(
-                    w.as_str(),
-                    "idempotency" | "key" | "progress" | "concurrent" | "processing"
-                )
-            })
-        })
-    });
     if let Some(p) = props.iter().filter(writable).find(|p| {
         p.required
             && naming_field(p.name)
             && (conflict_declared
                 || description_of(&p.schema)
-                    .is_some_and(|d| UNIQUE_NAMING.is_match(d) || IDEMPOTENT_BY_DESIGN.is_match(d)))
+                    .is_some_and(|d| UNIQUE_NAMING.is_match(d) || made_if_missing(d)))
     }) {
         return Some(format!("the unique `{}`", p.name));
     }
@@ -1117,11 +1159,39 @@ fn names_item(param: &str, name: &str, collection: &[String]) -> bool {
 /// Fields that name or identify what holds them: `UniqueName`, `Identity`, `slug`, `username`.
 fn naming_field(name: &str) -> bool {
     let name = squash(name);
-    name.ends_with("name")
+    // Not a person's names, which many share: `first_name`, `display_name`.
+    let personal = [
+        "first", "last", "given", "family", "middle", "full", "display", "nick", "legal",
+        "company", "business", "friendly",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p));
+    (name.ends_with("name") && !personal)
         || matches!(
             name.as_str(),
             "identity" | "slug" | "handle" | "login" | "email" | "key" | "code" | "externalid"
         )
+}
+
+/// The head of a response's description, which says what the response is: a spec may share one
+/// long description among thousands of operations, and its words are read per operation.
+pub fn short(description: &str) -> &str {
+    match description.char_indices().nth(400) {
+        Some((at, _)) => &description[..at],
+        None => description,
+    }
+}
+
+/// Whether a name's description says a missing one is made (Intercom's "The name of the tag,
+/// which will be created if not found"): get or create by that name. Read of the name only: "The
+/// customer is created if it does not exist" in an operation's prose is about another thing.
+fn made_if_missing(description: &str) -> bool {
+    let w = words(short(description));
+    w.windows(3).any(|x| {
+        x[0] == "created"
+            && x[1] == "if"
+            && matches!(x[2].as_str(), "not" | "missing" | "it" | "absent")
+    })
 }
 
 /// Whether a text says duplicates are accepted: "Duplicates are allowed" (lower-cased text).
@@ -1138,7 +1208,7 @@ fn duplicates_allowed(lower: &str) -> bool {
 /// merged", "the user is already a member"), not that something else was ("Jobs that have
 /// already finished cannot be cancelled").
 fn repeat_found(description: &str) -> bool {
-    let w = words(description);
+    let w = words(short(description));
     w.iter().enumerate().any(|(i, x)| {
         x == "already" && {
             let next = w.get(i + 1).map(String::as_str);
@@ -1172,7 +1242,7 @@ fn repeat_found(description: &str) -> bool {
 /// Whether a success's description says what a retried duplicate gets: PayPal's "If a duplicate
 /// response is retried, returns the HTTP `200 OK` status code".
 fn retry_answered(description: &str) -> bool {
-    let w = words(description);
+    let w = words(short(description));
     let at = |word: &str| w.iter().position(|x| x == word);
     matches!(
         (at("duplicate"), at("retried"), w.iter().position(|x| x == "returns" || x == "return")),

@@ -229,8 +229,6 @@ pub const INSTANCE_TRANSITION_VERBS: &[&str] = &[
     "tag",
     "restart",
     "reboot",
-    "retry",
-    "redeploy",
     "kill",
     // Stripe's `/payment_methods/{pm}/attach`: to one customer at most; Unit's
     // `/cards/{cardId}/report-lost`.
@@ -272,9 +270,6 @@ pub const TOGGLE_VERBS: &[&str] = &[
     "unarchive",
     "publish",
     "unpublish",
-    // Starting what runs, stopping what stops (Formance's pipelines, Docker's containers).
-    "start",
-    "stop",
 ];
 
 /// Words that say an operation may create, even beside an update (`updateOrCreateInvoices`).
@@ -321,22 +316,9 @@ pub const SEND_VERBS: &[&str] = &[
 
 /// Verbs that update the resource they are addressed to.
 pub const UPDATE_VERBS: &[&str] = &[
-    "update",
-    "modify",
-    "set",
-    "change",
-    "edit",
-    "replace",
-    "patch",
-    "revise",
-    "snooze",
-    // An authorization raised to a new total (Stripe's `increment_authorization`, "must be
-    // greater than the currently authorized amount"); a relative amount is caught as such.
-    "increment",
+    "update", "modify", "set", "change", "edit", "replace", "patch", "revise", "snooze",
     // Derived state computed again (Microsoft Graph's `discover` of a schema, a fork's `sync`).
-    "refresh",
-    "sync",
-    "discover",
+    "refresh", "sync", "discover",
 ];
 
 /// Nouns of sets whose members an `add` joins, where adding one twice leaves one.
@@ -360,7 +342,20 @@ pub const SET_NOUNS: &[&str] = &[
     "topic",
     "channel",
     // Assignments of existing things ("Add organizations to the enterprise coding agent
-    // policy", "Add organization assignments"), not content made by the add.
+    // policy", "Add organization assignments"), not content made by the add: see
+    // `EXISTING_THING_NOUNS`.
+    "organization",
+    "org",
+    "user",
+    "repository",
+    "repo",
+    "assignment",
+    "contact",
+];
+
+/// Set nouns that also name records an add may make ("Add a contact to an account" with a name
+/// and a phone): an add of them joins a set only when its body names them by id.
+pub const EXISTING_THING_NOUNS: &[&str] = &[
     "organization",
     "org",
     "user",
@@ -526,6 +521,9 @@ pub const MONEY_OBJECTS: &[&str] = &[
     "fee",
     "credit",
     "cash",
+    "subscription",
+    "order",
+    "booking",
 ];
 
 pub const PREPOSITIONS: &[&str] = &[

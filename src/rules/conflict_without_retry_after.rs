@@ -23,7 +23,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         // What the 409 says it answers: a request still in progress needs Retry-After; a
         // resource in the wrong state ("Order already captured") does not; a bare "Conflict"
         // may be either.
-        let said = conflict.description.map(words).unwrap_or_default();
+        let said = conflict
+            .description
+            .map(|d| words(crate::idempotency::short(d)))
+            .unwrap_or_default();
         let has = |w: &str| said.iter().any(|x| x == w);
         let in_progress = [
             "progress",
@@ -45,16 +48,11 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             "busy",
         ])
         .any(|w| has(w));
-        let business = [
-            "already",
-            "exists",
-            "state",
-            "status",
-            "duplicate",
-            "conflicts",
-        ]
-        .iter()
-        .any(|w| has(w));
+        // (RFC 9110's stock "conflicts with the current state of the target resource" says
+        // nothing of which: a generic 409.)
+        let business = ["already", "exists", "status", "duplicate"]
+            .iter()
+            .any(|w| has(w));
         if business && !in_progress {
             continue;
         }

@@ -34,6 +34,42 @@ pub fn is_json_patch(bundle: &Bundle, op: &Operation<'_>) -> bool {
     })
 }
 
+/// The operations a JSON Patch body's `op` allows, when it is a JSON Patch whose `op` is an
+/// `enum` or a `const`; `None` otherwise (not a JSON Patch, or any operation allowed).
+pub fn allowed_ops(bundle: &Bundle, op: &Operation<'_>) -> Option<Vec<String>> {
+    if !is_json_patch(bundle, op) {
+        return None;
+    }
+    let body = op.request_body.as_ref()?;
+    body.content.iter().find_map(|media| {
+        let items = media
+            .schema
+            .map(|s| bundle.deref(s))
+            .filter(|s| s.node.get("type").and_then(Node::as_str) == Some("array"))
+            .and_then(|s| s.get("items"))
+            .map(|i| bundle.deref(i))?;
+        let o = items
+            .get("properties")?
+            .get("op")
+            .map(|o| bundle.deref(o))?;
+        o.node
+            .get("enum")
+            .map(|e| {
+                e.items()
+                    .iter()
+                    .filter_map(Node::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
+            .or_else(|| {
+                o.node
+                    .get("const")
+                    .and_then(Node::as_str)
+                    .map(|c| vec![c.to_string()])
+            })
+    })
+}
+
 /// The non-idempotent JSON Patch operations the body allows, if it is a JSON Patch.
 pub fn json_patch_ops(bundle: &Bundle, op: &Operation<'_>) -> Option<Vec<String>> {
     let body = op.request_body.as_ref()?;
@@ -86,7 +122,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         };
         // The resource carries its version for optimistic concurrency: a `test` of it in the
         // patch is the precondition (Kubernetes' `metadata.resourceVersion`).
-        if crate::idempotency::resource_version(cx.bundle, op).is_some() {
+        if crate::idempotency::resource_version_sendable(cx.bundle, op) {
             continue;
         }
         out.push(

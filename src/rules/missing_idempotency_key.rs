@@ -27,6 +27,12 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         .collect();
     let keyed: Vec<&str> = posts.iter().filter_map(|(_, c)| c.as_deref()).collect();
     let usual = most_common(&keyed);
+    // (A key the API takes in the query or a cookie is no carrier, but the API has one.)
+    let declares_a_key_somewhere = cx.api.operations.iter().any(|o| {
+        o.parameters
+            .iter()
+            .any(|p| crate::idempotency::parameter_named_like_a_key(cx.settings, p))
+    });
     for (op, carrier) in &posts {
         if carrier.is_some() {
             continue;
@@ -205,7 +211,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 if others == 1 { "" } else { "s" },
                 if keyed.len() == 1 { "s" } else { "" },
             ));
-        } else if others >= 1 && severity != Some(Severity::Info) {
+        } else if others >= 1 && severity != Some(Severity::Info) && !declares_a_key_somewhere {
             // A gap of the whole description (Stripe's spec declares no key, though its API
             // takes one on every POST): say so, and that declaring it is the fix.
             message.push_str(
@@ -265,6 +271,15 @@ fn effect_given(
 ) -> Effect {
     let by_words = effect(op);
     if by_words != Effect::Creates && (moves_money() || relative()) {
+        Effect::Creates
+    } else if let Effect::JoinsSet(noun) = &by_words
+        && crate::vocabulary::EXISTING_THING_NOUNS
+            .iter()
+            .any(|n| crate::classify::inflects(noun, n))
+        && makes_a_record(bundle, op)
+    {
+        // "Add a contact to an account" with a first name and a phone makes a contact; adding
+        // users or organizations by id, gid or email joins a set.
         Effect::Creates
     } else if by_words == Effect::Creates
         && only_identifies(bundle, op)
@@ -343,7 +358,7 @@ fn links(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
                     // Intercom's "Attach a contact to a company": `{id}` of the company.
                     name.starts_with(&singular) || name == "id"
                 })
-                && only_identifies(bundle, op)
+                && only_ids(bundle, op)
         }
     }
 }
@@ -369,6 +384,47 @@ pub fn only_identifies_or_bodiless(bundle: &crate::resolve::Bundle, op: &Operati
 /// Whether a request body only names what the call acts on (Slack's form `user_id`, Stripe's
 /// `expand`, an auth `token`) and notes why (`reason`, `note`): a retry of it is the same
 /// request, as a bodiless one is.
+/// Whether a body describes a new record (a name, a phone, a title, an address): what an add
+/// makes rather than joins.
+fn makes_a_record(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
+    crate::idempotency::body_properties(bundle, op)
+        .iter()
+        .any(|p| {
+            matches!(
+                crate::idempotency::squash(p.name).as_str(),
+                "name"
+                    | "firstname"
+                    | "lastname"
+                    | "fullname"
+                    | "givenname"
+                    | "familyname"
+                    | "phone"
+                    | "phonenumber"
+                    | "title"
+                    | "description"
+                    | "address"
+                    | "body"
+                    | "text"
+                    | "content"
+                    | "company"
+            )
+        })
+}
+
+/// Whether a body holds ids and nothing else: what a link sends. (A `comment` or `note` is
+/// content of its own: `POST /issues/{id}/comments {comment}` makes one.)
+fn only_ids(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
+    let props = crate::idempotency::body_properties(bundle, op);
+    !props.is_empty()
+        && props.iter().all(|p| {
+            let name = crate::idempotency::squash(p.name);
+            name == "expand"
+                || ["id", "ids", "slug", "slugs", "login", "logins"]
+                    .iter()
+                    .any(|e| name.ends_with(e))
+        })
+}
+
 pub(super) fn only_identifies(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
     let props = crate::idempotency::body_properties(bundle, op);
     if props.is_empty() {

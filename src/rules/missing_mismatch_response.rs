@@ -23,9 +23,12 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         };
         // A request that cannot differ has no "other payload": no body (Lithic's secret
         // rotation), or a body whose every field takes one value (Xero's `Status: DELETED`).
-        if op.request_body.is_none()
-            || crate::idempotency::fixed_value_body(cx.bundle, op).is_some()
-        {
+        let no_payload = op.request_body.is_none()
+            && !op
+                .parameters
+                .iter()
+                .any(|p| p.location == "query" || p.location == "formData");
+        if no_payload || crate::idempotency::fixed_value_body(cx.bundle, op).is_some() {
             continue;
         }
         let status = from_policy.unwrap_or(&cx.settings.mismatch_status);

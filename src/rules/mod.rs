@@ -36,7 +36,7 @@ use std::sync::{LazyLock, OnceLock};
 
 pub(crate) use idempotency_key_optional::keyless_retry_harmless;
 pub(crate) use incremental_update::evidence as relative_change_evidence;
-pub(crate) use json_patch_without_precondition::json_patch_ops;
+pub(crate) use json_patch_without_precondition::{is_json_patch, json_patch_ops};
 pub(crate) use missing_conflict_response::concurrency_harmless;
 pub(crate) use missing_idempotency_key::{only_identifies_or_bodiless, retry_effect};
 pub(crate) use unprotected_patch::harmless_retry as harmless_patch_retry;
@@ -103,9 +103,6 @@ pub struct Context<'a> {
     money: Vec<OnceLock<Option<String>>>,
     /// Each operation's relative-change evidence, found when first asked.
     relative: Vec<OnceLock<Option<crate::heuristics::Evidence>>>,
-    /// Whether the API offers conditional requests anywhere: an `If-Match` parameter or an
-    /// `ETag` response header.
-    pub uses_preconditions: bool,
     /// Whether any operation declares a 4xx response (Square's declare only 200).
     pub declares_client_errors: bool,
     /// The method keys of the operations marked `deprecated: true`.
@@ -125,10 +122,6 @@ impl<'a> Context<'a> {
             .map(|op| unsafe_to_repeat(bundle, op, settings))
             .collect();
         let n = api.operations.len();
-        let uses_preconditions = api.operations.iter().any(|op| {
-            crate::idempotency::has_if_match(op)
-                || op.responses.iter().any(|r| r.header("ETag").is_some())
-        });
         let declares_client_errors = api
             .operations
             .iter()
@@ -145,7 +138,6 @@ impl<'a> Context<'a> {
             settings,
             carriers,
             matters,
-            uses_preconditions,
             declares_client_errors,
             deprecated,
             money: (0..n).map(|_| OnceLock::new()).collect(),
@@ -206,7 +198,6 @@ impl<'a> Context<'a> {
         out
     }
 
-    /// A finding of `rule` at `at`, with the rule's default severity.
     /// A finding about a deprecated operation is advice for the clients still calling it, at
     /// most an info: the fix is to move them to its successor (Square's retired
     /// `DeprecatedBatchChangeInventory`, Okta's deprecated `oktaSupport/grant`).
@@ -219,6 +210,7 @@ impl<'a> Context<'a> {
             "short-key-ttl",
             "idempotency-key-schema",
             "idempotency-key-fixed-value",
+            "idempotency-key-location",
             "inconsistent-idempotency-key",
             "retry-after-missing",
             "retry-after-schema",
@@ -252,6 +244,7 @@ impl<'a> Context<'a> {
         out.push(first);
     }
 
+    /// A finding of `rule` at `at`, with the rule's default severity.
     pub fn diagnostic(&self, rule: &Rule, at: Location, message: String) -> Diagnostic {
         Diagnostic {
             rule: rule.id,
@@ -392,9 +385,10 @@ pub fn parse_meta(id: &'static str, doc: &'static str) -> Result<RuleMeta, Strin
 /// (`IDEMPOTENCY_KEY_REUSED`, `BAD_REQUEST`), AWS names `IdempotentParameterMismatch`.
 pub fn extension_names_code(op: &Node, codes: &[&str]) -> bool {
     fn walk(node: &Node, codes: &[&str], depth: usize) -> bool {
+        // A whole code (`BAD_REQUEST`), not a word inside a code sample.
         if let Some(text) = node.as_str() {
             let squashed = crate::idempotency::squash(text);
-            return codes.iter().any(|c| squashed.contains(c));
+            return codes.iter().any(|c| squashed == *c);
         }
         depth < 6
             && (node
@@ -405,7 +399,7 @@ pub fn extension_names_code(op: &Node, codes: &[&str]) -> bool {
     }
     op.entries()
         .iter()
-        .filter(|e| e.key.text.starts_with("x-"))
+        .filter(|e| e.key.text.starts_with("x-") && e.key.text.contains("error"))
         .any(|e| walk(&e.value, codes, 0))
 }
 

@@ -56,7 +56,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             // A 503 that names a state rather than unavailability ("node is not part of a
             // swarm", "request timed out") is not a signal to wait: a Retry-After would be a
             // guess. A bare "Service Unavailable", overload or maintenance is.
-            if r.status == "503" && r.description.is_some_and(|d| !speaks_of_unavailability(d)) {
+            if r.status == "503" && r.description.is_some_and(names_a_state) {
                 continue;
             }
             // A shared response is fixed once, where it is defined.
@@ -99,32 +99,14 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Whether a 503's description speaks of the service being unavailable for a while (or says
-/// nothing more than its status), which waiting fixes.
-fn speaks_of_unavailability(description: &str) -> bool {
-    let w = crate::heuristics::words(description);
-    w.is_empty()
-        || w.iter().any(|x| {
-            matches!(
-                x.as_str(),
-                "unavailable"
-                    | "available"
-                    | "availability"
-                    | "overload"
-                    | "overloaded"
-                    | "maintenance"
-                    | "capacity"
-                    | "busy"
-                    | "temporarily"
-                    | "temporary"
-                    | "later"
-                    | "retry"
-                    | "again"
-                    | "throttled"
-                    | "throttling"
-                    | "rate"
-                    | "down"
-                    | "outage"
-            )
-        })
+/// Whether a 503's description names a state that waiting does not change ("node is not part
+/// of a swarm", "already part of a swarm") or a timeout whose wait nobody knows ("request timed
+/// out"), rather than unavailability ("Server is unable to handle the request").
+fn names_a_state(description: &str) -> bool {
+    let w = crate::heuristics::words(crate::idempotency::short(description));
+    let pair = |a: &str, b: &str| w.windows(2).any(|x| x[0] == a && x[1] == b);
+    pair("part", "of")
+        || pair("timed", "out")
+        || pair("not", "running")
+        || pair("not", "initialized")
 }

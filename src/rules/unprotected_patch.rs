@@ -79,18 +79,18 @@ pub fn harmless_retry(
     if op.request_body.is_none() {
         return Some("it has no body: a retry makes the same change again");
     }
-    // The resource carries its version for optimistic concurrency (Kubernetes'
-    // `metadata.resourceVersion`): sent back in the patch, it refuses a stale retry as
-    // If-Match would.
-    if crate::idempotency::resource_version(bundle, op).is_some() {
-        return Some("the resource carries its version for optimistic concurrency");
-    }
     if moves_money || relative {
         return None;
     }
+    // The resource carries its version for optimistic concurrency (Kubernetes'
+    // `metadata.resourceVersion`), and the patch can send it back: it refuses a stale retry as
+    // If-Match would.
+    if crate::idempotency::resource_version_sendable(bundle, op) {
+        return Some("the resource carries its version for optimistic concurrency");
+    }
     // A body of absolute values (a merge patch, or an object of described fields: a merge
-    // patch in all but its media type, or a JSON Patch of `replace`, `remove` and `test` only:
-    // Okta's app group assignments) is idempotent: a retry sets the same values again. What is
+    // patch in all but its media type, or a JSON Patch of `replace` and `test` only: Okta's app
+    // group assignments) is idempotent: a retry sets the same values again. What is
     // left is a change made in between being overwritten, which
     // `missing-precondition-on-update` reports where the resource offers an ETag to send back;
     // reviewers of real specs judged that advice on every PATCH noise.
@@ -100,8 +100,9 @@ pub fn harmless_retry(
                 .iter()
                 .all(|m| media_essence(m.media_type) == "application/merge-patch+json")
     });
-    let safe_json_patch = super::json_patch_without_precondition::is_json_patch(bundle, op)
-        && super::json_patch_without_precondition::json_patch_ops(bundle, op).is_none();
+    // (`remove` of an array index removes another element on each retry: not absolute.)
+    let safe_json_patch = super::json_patch_without_precondition::allowed_ops(bundle, op)
+        .is_some_and(|ops| ops.iter().all(|o| matches!(o.as_str(), "replace" | "test")));
     (merge_patch_only || safe_json_patch || sets_fields(bundle, op))
         .then_some("its body sets absolute values, which a retry sets again")
 }

@@ -25,10 +25,13 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Loaded, LoadError> {
     // one line: its line breaks become spaces, which keeps every byte offset (and so every
     // position) where it is, and changes the value only in its whitespace.
     let mut repaired = text.as_bytes().to_vec();
-    for _ in 0..MAX_QUOTED_REPAIRS {
-        if !fold_quoted_scalar(&mut repaired, first.span.start as usize) {
+    // Each fold costs a parse of the document: a budget of bytes parsed, so a large document
+    // with many such scalars stays fast (and is an error after all).
+    let repairs = MAX_QUOTED_REPAIRS.min(REPAIR_BYTES / text.len().max(1));
+    for _ in 0..repairs {
+        let Some(end) = fold_quoted_scalar(&mut repaired, first.span.start as usize) else {
             return Err(first);
-        }
+        };
         let Ok(candidate) = std::str::from_utf8(&repaired) else {
             return Err(first);
         };
@@ -36,9 +39,9 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Loaded, LoadError> {
             Err(e) if e.message.ends_with(UNDER_INDENTED) && e.span.start != first.span.start => {
                 first = e;
             }
-            // Another problem further on: the repaired text keeps every offset, so it is
-            // reported where it is.
-            Err(e) if !e.message.ends_with(UNDER_INDENTED) => return Err(e),
+            // Another problem past the folded scalar: the repaired text keeps every offset, so
+            // it is reported where it is. One inside it (a quote never closed) is the first.
+            Err(e) if (e.span.start as usize) > end => return Err(e),
             Err(_) => return Err(first),
             done => return done,
         }
@@ -53,28 +56,29 @@ const UNDER_INDENTED: &str = "invalid indentation in quoted scalar";
 /// parse of the document.
 const MAX_QUOTED_REPAIRS: usize = 32;
 
-/// Turns the line breaks inside the quoted scalar that opens at byte `at` into spaces; `false`
-/// when no quoted scalar opens there. Quotes, backslashes and line breaks are ASCII, so bytes
-/// are safe to walk in UTF-8.
-fn fold_quoted_scalar(text: &mut [u8], at: usize) -> bool {
-    let Some(&quote) = text.get(at) else {
-        return false;
-    };
+/// The bytes all repairs of one document may parse again: 64 MiB.
+const REPAIR_BYTES: usize = 64 << 20;
+
+/// Turns the line breaks inside the quoted scalar that opens at byte `at` into spaces, and gives
+/// the byte where it ends; `None` when no quoted scalar opens there. Quotes, backslashes and line
+/// breaks are ASCII, so bytes are safe to walk in UTF-8.
+fn fold_quoted_scalar(text: &mut [u8], at: usize) -> Option<usize> {
+    let &quote = text.get(at)?;
     if quote != b'\'' && quote != b'"' {
-        return false;
+        return None;
     }
     let mut i = at + 1;
     while i < text.len() {
         match text[i] {
             b'\\' if quote == b'"' => i += 1,
             b'\'' if quote == b'\'' && text.get(i + 1) == Some(&b'\'') => i += 1,
-            c if c == quote => return true,
+            c if c == quote => return Some(i),
             b'\n' | b'\r' => text[i] = b' ',
             _ => {}
         }
         i += 1;
     }
-    true
+    Some(text.len())
 }
 
 fn parse_strict(text: &str, limits: &Limits) -> Result<Loaded, LoadError> {
