@@ -710,9 +710,13 @@ fn lint_bundle<'b>(
     // that shadows one may come later in the catalogue.
     let mut reported: HashSet<(&'static str, Location)> = HashSet::new();
     let mut waiting: Vec<Diagnostic> = Vec::new();
+    // Kept findings, apart from `result` (whose suppressed list `keep` fills) until every rule
+    // has run.
+    let mut findings = std::mem::take(&mut result.findings);
     let mut keep = |d: Diagnostic,
                     resolving: &mut Resolving,
-                    reported: &mut HashSet<(&'static str, Location)>| {
+                    reported: &mut HashSet<(&'static str, Location)>,
+                    kept: &mut Vec<Finding>| {
         let op_node = d.operation_node;
         let op_key = d.operation_key;
         let Some(f) = levelled(d, resolving) else {
@@ -734,16 +738,32 @@ fn lint_bundle<'b>(
                 kind: SuppressionKind::InSource,
                 reason,
             }),
-            None => result.findings.push(f),
+            None => kept.push(f),
         }
     };
     check_each(&cx, |diagnostics| {
+        // One rule's findings of a gap the whole API shares: the first kept one stands for all.
+        let mut gap = Vec::new();
         for d in diagnostics.drain(..) {
             if d.shadowed_by.is_empty() || d.operation_key.is_none() {
-                keep(d, &mut resolving, &mut reported);
+                let kept = if d.shared_gap {
+                    &mut gap
+                } else {
+                    &mut findings
+                };
+                keep(d, &mut resolving, &mut reported, kept);
             } else {
                 waiting.push(d);
             }
+        }
+        let others = gap.len().saturating_sub(1);
+        if let Some(mut first) = gap.into_iter().next() {
+            if others > 0 {
+                first
+                    .message
+                    .push_str(&crate::rules::shared_gap_note(others));
+            }
+            findings.push(first);
         }
     });
     // In catalogue order, so a kept shadowable finding can shadow the next one in turn.
@@ -754,8 +774,9 @@ fn lint_bundle<'b>(
         if d.shadowed_by.iter().any(|r| reported.contains(&(*r, key))) {
             continue;
         }
-        keep(d, &mut resolving, &mut reported);
+        keep(d, &mut resolving, &mut reported, &mut findings);
     }
+    result.findings = findings;
     let enabled = |rule: &str| selected(rule, opts) && config.levels.get(rule) != Some(&Level::Off);
     for (at, message) in suppressions.unused(enabled) {
         let d = cx.diagnostic(crate::rules::find(UNUSED).expect("registered"), at, message);

@@ -259,3 +259,45 @@ fn an_api_without_4xx_responses_has_each_response_gap_reported_once() {
     }
     assert!(gaps.iter().all(|g| !g.2.contains("4xx")), "{gaps:#?}");
 }
+
+#[test]
+fn a_suppressed_operation_leaves_the_shared_gap_to_the_next_one() {
+    let refunds = "  /v2/refunds:\n    post:\n      parameters: [{$ref: \
+                   '#/components/parameters/Key'}]\n      requestBody: {$ref: \
+                   '#/components/requestBodies/Money'}\n      responses: {'200': {description: \
+                   Success}}\n";
+    // The payment's mismatch gap is silenced where it is; the others still make one finding,
+    // now on the customer's POST, and it counts only them.
+    let spec = no_4xx(refunds).replacen(
+        "  /v2/payments:\n    post:\n",
+        "  /v2/payments:\n    post:\n      x-idemlint-ignore: {missing-mismatch-response: the \
+         gateway answers 422}\n",
+        1,
+    );
+    let mismatch: Vec<(String, String)> = response_gaps(&spec)
+        .into_iter()
+        .filter(|g| g.0 == "missing-mismatch-response")
+        .map(|g| (g.1, g.2))
+        .collect();
+    assert_eq!(
+        mismatch,
+        [(
+            "/v2/customers".to_string(),
+            "POST /v2/customers declares no 422 response for an idempotency key reused with a \
+             different payload (no operation of this API declares a 4xx response; 1 other keyed \
+             operation lacks it too)"
+                .to_string()
+        )]
+    );
+    // The other rules' gaps are untouched: still on the payment, still counting two others.
+    assert!(
+        response_gaps(&spec)
+            .iter()
+            .filter(|g| g.0 != "missing-mismatch-response")
+            .all(
+                |g| g.1 == "/v2/payments" && g.2.ends_with("2 other keyed operations lack it too)")
+            ),
+        "{:#?}",
+        response_gaps(&spec)
+    );
+}

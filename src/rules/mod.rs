@@ -227,21 +227,13 @@ impl<'a> Context<'a> {
 
     /// A response-contract rule's findings, as one: in an API that declares no 4xx response on
     /// any operation (Square answers only 200 in its spec), the same gap on every keyed
-    /// operation is one gap of the API. The first is kept and says how many share it.
+    /// operation is one gap of the API. They are marked so; the engine keeps the first one that
+    /// is not suppressed or turned off, and says how many share it ([`shared_gap_note`]).
     pub fn once_if_no_client_errors(&self, mut found: Vec<Diagnostic>, out: &mut Vec<Diagnostic>) {
-        if self.declares_client_errors || found.len() < 2 {
-            out.append(&mut found);
-            return;
+        if !self.declares_client_errors && found.len() >= 2 {
+            found.iter_mut().for_each(|d| d.shared_gap = true);
         }
-        let others = found.len() - 1;
-        let mut first = found.swap_remove(0);
-        first.message.push_str(&format!(
-            " (no operation of this API declares a 4xx response; {others} other keyed operation{} \
-             lack{} it too)",
-            if others == 1 { "" } else { "s" },
-            if others == 1 { "s" } else { "" },
-        ));
-        out.push(first);
+        out.append(&mut found);
     }
 
     /// A finding of `rule` at `at`, with the rule's default severity.
@@ -257,8 +249,20 @@ impl<'a> Context<'a> {
             labels: Vec::new(),
             help: None,
             shadowed_by: &[],
+            shared_gap: false,
         }
     }
+}
+
+/// What the finding kept of a shared gap ([`Diagnostic::shared_gap`]) adds to its message, when
+/// `others` findings of it were kept too.
+pub fn shared_gap_note(others: usize) -> String {
+    format!(
+        " (no operation of this API declares a 4xx response; {others} other keyed operation{} \
+         lack{} it too)",
+        if others == 1 { "" } else { "s" },
+        if others == 1 { "s" } else { "" },
+    )
 }
 
 /// A rule's metadata, read from the front matter of its doc.
