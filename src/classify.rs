@@ -77,11 +77,12 @@ static NOT_STORED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(
 });
 
 /// Wording that says what a POST makes does not last, so a duplicate is left to expire:
-/// "Creates a short-lived API key", "An Upload … expires after an hour after you create it".
+/// "Creates a short-lived API key", "An Upload … expires after an hour after you create it",
+/// "Creates a single-use token" (Stripe's tokens: one left unused is never charged).
 static SHORT_LIVED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
         r"(?ix)\b(
-            short[-\ ]lived | ephemeral
+            short[-\ ]lived | ephemeral | single[-\ ]use\ tokens?
           | expires?\ (after|in|within)\ (an?|one|a\ few|[0-9]+)\ (seconds?|minutes?|hours?)
         )\b",
     )
@@ -107,6 +108,11 @@ pub enum Effect {
     /// It creates something that expires on its own (a short-lived key, an upload that expires
     /// after an hour): a duplicate is left to expire. The words that say so.
     ShortLived(String),
+    /// It runs a model on what it is sent and keeps nothing a client could fetch afterwards
+    /// (an embedding, a moderation, a transcription, Box's `/ai/extract`): a retry generates
+    /// again, billed again and perhaps different, but leaves no duplicate. The body field that
+    /// names the model.
+    Generates(String),
 }
 
 /// The words of an operation's names that the classifiers judge: its last literal path segment

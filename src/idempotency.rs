@@ -1049,10 +1049,16 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
     if let Some(param) = op.item_parameter.or_else(parent_parameter) {
         let collection = last_literal_words(op.path);
         let names_item = |name: &str| names_item(param, name, &collection);
+        // Required, or a value only the client can choose: a name, a slug, an external id
+        // (Okta's `externalId` of `/users/{externalId}`). An optional plain `id` is usually
+        // made by the server when left out (the petstore's pet `id`).
+        let chosen = |p: &Property<'_>| {
+            p.required || naming_field(p.name) || squash(p.name).starts_with("external")
+        };
         if let Some(p) = props
             .iter()
             .filter(writable)
-            .find(|p| p.required && names_item(p.name) && scalar_value(p.name, &p.schema))
+            .find(|p| chosen(p) && names_item(p.name) && scalar_value(p.name, &p.schema))
         {
             return Some(format!(
                 "the `{}` it sends names the new item (`{{{param}}}`)",
@@ -1092,11 +1098,12 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
         return Some(format!("the unique `{}`", p.name));
     }
     // A unique field is a natural key when every request must carry it (Stripe's required
-    // `reference`, "Must be unique across all transactions"), or when a conflict is declared
-    // for it.
+    // `reference`, "Must be unique across all transactions"), when a conflict is declared
+    // for it, or when it names the thing (Okta's trusted origin `name`, "Unique name for the
+    // trusted origin"): a client that names what it makes names it again on a retry.
     let conflict = conflict_declared;
     let unique = |p: &&Property<'_>| {
-        (p.required || conflict)
+        (p.required || conflict || naming_field(p.name))
             && description_of(&p.schema).is_some_and(|d| UNIQUE_FIELD.is_match(d))
     };
     if let Some(p) = props.iter().filter(writable).find(unique) {

@@ -322,6 +322,10 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                     Verdict::Good,
                     format!("a retry can leave a duplicate, which expires unused (\"{words}\")"),
                 ),
+                Effect::Generates(model) => (
+                    Verdict::Gap,
+                    format!("a retry runs the model (`{model}`) again, billed again: no key"),
+                ),
                 Effect::JoinsSet(noun) => (
                     Verdict::Gap,
                     format!("a retry adds the same member again (`{noun}`): no key"),

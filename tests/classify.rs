@@ -131,7 +131,7 @@ const CASES: &[Case] = &[
     case("post", "/v3/vault/payment-tokens", "createPaymentToken", "Create payment token for a given payment source", WRITES, "PayPal: camelCase create"),
     case("post", "/token_policies", "create_token_policies", "", WRITES, "snake_case create"),
     case("post", "/v1/tax/transactions/create_from_calculation", "PostTaxTransactionsCreateFromCalculation", "", WRITES, "Stripe: the segment creates"),
-    Case { description: "<p>Creates a single-use token that represents a bank account's details.</p>", ..case("post", "/v1/tokens", "PostTokens", "", WRITES, "Stripe: creates a token") },
+    Case { description: "<p>Creates a single-use token that represents a bank account's details.</p>", ..case("post", "/v1/tokens", "PostTokens", "", SHORT_LIVED, "Stripe: a single-use token (the noun `token` is no read), left unused by a retry") },
     case("post", "/v1/shipping_rates/{shipping_rate_token}", "PostShippingRatesShippingRateToken", "", WRITES, "Stripe: the parameter's word"),
     case("post", "/v1/payment_methods/{payment_method}/attach", "PostPaymentMethodsPaymentMethodAttach", "", WRITES, "Stripe: attach is no passthrough"),
     case("post", "/admin.users.session.invalidate", "admin_users_session_invalidate", "", WRITES, "Slack: `validate` inside `invalidate`"),

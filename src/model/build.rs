@@ -78,13 +78,17 @@ pub fn build(bundle: &Bundle) -> Result<Api<'_>, NotOpenApi> {
             let item = paths.with(&e.value);
             b.path_item(item, &e.key.text, Site::Path, 0);
         }
-        // `/Entities/{Identity}` under `/Entities`: the parameter that names an item.
+        // `/Entities/{Identity}` under `/Entities`: the parameter that names an item. (A query
+        // written into a path key, OpenAI's `/responses?beta=true`, is no part of the path.)
+        fn bare(path: &str) -> &str {
+            path.split('?').next().unwrap_or(path).trim_end_matches('/')
+        }
         let items: std::collections::HashMap<&str, &str> = paths
             .node
             .entries()
             .iter()
             .filter_map(|e| {
-                let (prefix, last) = e.key.text.trim_end_matches('/').rsplit_once('/')?;
+                let (prefix, last) = bare(&e.key.text).rsplit_once('/')?;
                 let name = last.strip_prefix('{')?.strip_suffix('}')?;
                 Some((prefix, name))
             })
@@ -92,7 +96,7 @@ pub fn build(bundle: &Bundle) -> Result<Api<'_>, NotOpenApi> {
         if !items.is_empty() {
             for op in &mut b.operations {
                 if op.site == Site::Path {
-                    op.item_parameter = items.get(op.path.trim_end_matches('/')).copied();
+                    op.item_parameter = items.get(bare(op.path)).copied();
                 }
             }
         }

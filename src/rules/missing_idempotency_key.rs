@@ -192,6 +192,15 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 Some(Severity::Warning),
             ),
             (Effect::ShortLived(_), _) => unreachable!("a short-lived create is not reported"),
+            (Effect::Generates(model), _) => (
+                format!(
+                    "{} runs a model (body field `{model}`) without an idempotency key: a retry \
+                     generates again, billed again and perhaps different, though it keeps \
+                     nothing to duplicate",
+                    op.display()
+                ),
+                Some(Severity::Info),
+            ),
             (Effect::JoinsSet(noun), _) => (
                 format!(
                     "{} adds to a set (`{noun}`) without an idempotency key: a retry adds the \
@@ -292,6 +301,12 @@ fn effect_given(
         // A transition of things the body names by id ("Merge a lead and a user": `from`,
         // `into`): it happens once, whatever the path.
         Effect::Transitions(verb)
+    } else if by_words == Effect::Creates
+        && let Some(model) = generation(bundle, op)
+        && !moves_money()
+        && !relative()
+    {
+        Effect::Generates(model)
     } else if by_words == Effect::Creates && links(bundle, op) && !moves_money() && !relative() {
         // It links things that exist: adding the same link twice leaves one.
         let noun = op
@@ -306,6 +321,28 @@ fn effect_given(
     } else {
         by_words
     }
+}
+
+/// The body field that names the model, when a POST runs one on what it is sent and keeps
+/// nothing: a `model` (or Box's `ai_agent` under an `/ai` path) beside what the model reads
+/// (`prompt`, `messages`, `input`, `items`, a `file`), and no item path under it to fetch what
+/// it made (OpenAI's `/chat/completions/{completion_id}` keeps completions, `/videos/{id}` its
+/// videos: those are creates).
+fn generation(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> Option<String> {
+    if op.item_parameter.is_some() || op.path.contains('{') {
+        return None;
+    }
+    let props = crate::idempotency::body_properties(bundle, op);
+    let has = |names: &[&str]| {
+        props
+            .iter()
+            .find(|p| names.contains(&crate::idempotency::squash(p.name).as_str()))
+            .map(|p| p.name.to_string())
+    };
+    let under_ai = op.path.split('/').any(|s| s.eq_ignore_ascii_case("ai"));
+    let model = has(&["model"]).or_else(|| under_ai.then(|| has(&["aiagent"])).flatten())?;
+    has(&["prompt", "messages", "input", "items", "file", "image"])?;
+    Some(model)
 }
 
 /// Whether a create under a resource its path names only links things that exist: its body
@@ -355,8 +392,12 @@ fn links(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
                 && plural
                 && props.iter().any(|p| {
                     let name = crate::idempotency::squash(p.name);
-                    // Intercom's "Attach a contact to a company": `{id}` of the company.
-                    name.starts_with(&singular) || name == "id"
+                    // Intercom's "Attach a contact to a company": `{id}` of the company; Okta's
+                    // `trusted` of `/associatedServers`, "A list of the authorization server
+                    // IDs".
+                    name.starts_with(&singular)
+                        || name == "id"
+                        || ids_of(p).is_some_and(|what| singular.ends_with(&what))
                 })
                 && only_ids(bundle, op)
         }
@@ -422,7 +463,25 @@ fn only_ids(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
                 || ["id", "ids", "slug", "slugs", "login", "logins"]
                     .iter()
                     .any(|e| name.ends_with(e))
+                || ids_of(p).is_some()
         })
+}
+
+/// What a list of ids names, when a property is one by its description ("A list of the
+/// authorization server IDs" → `server`): an array of strings whose description's head noun
+/// is `IDs`.
+fn ids_of(p: &crate::idempotency::Property<'_>) -> Option<String> {
+    let node = p.schema.node;
+    if node.get("type").and_then(crate::source::Node::as_str) != Some("array") {
+        return None;
+    }
+    let description = node
+        .get("description")
+        .and_then(crate::source::Node::as_str)?;
+    let first = description.split(['.', '\n']).next().unwrap_or_default();
+    let words = crate::heuristics::words(first);
+    let at = words.iter().position(|w| w == "ids")?;
+    (at > 0 && at + 1 == words.len()).then(|| words[at - 1].clone())
 }
 
 pub(super) fn only_identifies(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {

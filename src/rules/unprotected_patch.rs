@@ -89,8 +89,8 @@ pub fn harmless_retry(
         return Some("the resource carries its version for optimistic concurrency");
     }
     // A body of absolute values (a merge patch, or an object of described fields: a merge
-    // patch in all but its media type, or a JSON Patch of `replace` and `test` only: Okta's app
-    // group assignments) is idempotent: a retry sets the same values again. What is
+    // patch in all but its media type, or a JSON Patch of `replace`, `remove` and `test` only:
+    // Okta's app group assignments) is idempotent: a retry sets the same values again. What is
     // left is a change made in between being overwritten, which
     // `missing-precondition-on-update` reports where the resource offers an ETag to send back;
     // reviewers of real specs judged that advice on every PATCH noise.
@@ -100,9 +100,14 @@ pub fn harmless_retry(
                 .iter()
                 .all(|m| media_essence(m.media_type) == "application/merge-patch+json")
     });
-    // (`remove` of an array index removes another element on each retry: not absolute.)
+    // (A retried `remove` of a member fails, as its target must exist (RFC 6902 §4.2), rather
+    // than removing twice. Only an array index would shift, and reviewers of real specs judged
+    // a patch of attributes, Okta's app group profile, harmless.)
     let safe_json_patch = super::json_patch_without_precondition::allowed_ops(bundle, op)
-        .is_some_and(|ops| ops.iter().all(|o| matches!(o.as_str(), "replace" | "test")));
+        .is_some_and(|ops| {
+            ops.iter()
+                .all(|o| matches!(o.as_str(), "replace" | "remove" | "test"))
+        });
     (merge_patch_only || safe_json_patch || sets_fields(bundle, op))
         .then_some("its body sets absolute values, which a retry sets again")
 }
