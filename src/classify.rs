@@ -276,13 +276,16 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     // ("Start a task" at `/repos/{owner}/{repo}/tasks` starts a new one.)
     // On a resource the path names: the path ends in its parameter, or the verb is the segment
     // right under it (`/pipelines/{id}/start`); not `/conversations/start`.
-    let on_one = ends_with_parameter
-        || matches!(segments.as_slice(), [.., parent, _] if parent.starts_with('{'));
+    let on_one = |v: &String| {
+        ends_with_parameter
+            || matches!(segments.as_slice(), [.., parent, last]
+                if parent.starts_with('{') && words(last).first().is_some_and(|w| base_verb(w) == *v))
+    };
     let needs_instance = |v: &String| {
         matches!(
             v.as_str(),
             "start" | "merge" | "connect" | "upgrade" | "adopt"
-        ) && !on_one
+        ) && !on_one(v)
     };
     if let Some(verb) = is(TRANSITION_VERBS).filter(|v| names_a_resource() && !needs_instance(v)) {
         return Effect::Transitions(verb);
@@ -457,12 +460,20 @@ fn creates(op: &Operation<'_>) -> Effect {
                 | "import"
         )
     });
+    // "Before the quote expires", not "sessions never expire".
     let says_expires = ["summary", "description"].iter().any(|k| {
-        op.node
-            .node
-            .get(k)
-            .and_then(Node::as_str)
-            .is_some_and(|t| t.to_ascii_lowercase().contains("expire"))
+        op.node.node.get(k).and_then(Node::as_str).is_some_and(|t| {
+            let lower = t.to_ascii_lowercase();
+            lower.contains("expir") && {
+                let w = words(&lower);
+                w.iter().enumerate().any(|(i, x)| {
+                    x.starts_with("expir")
+                        && !w[i.saturating_sub(2)..i]
+                            .iter()
+                            .any(|n| matches!(n.as_str(), "never" | "not" | "t" | "nt"))
+                })
+            }
+        })
     });
     if let Some(noun) = made.into_iter().flatten().find(|w| match w.as_str() {
         "session" | "sessions" => ephemeral_kind || says_expires,

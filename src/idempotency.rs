@@ -947,12 +947,18 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
     let conflict_declared = op.response("409").is_some_and(|r| {
         let w = r.description.map(|d| words(short(d))).unwrap_or_default();
         let bare = w.iter().all(|x| matches!(x.as_str(), "conflict" | "409"));
-        bare || w.iter().any(|x| {
-            matches!(
-                x.as_str(),
-                "exist" | "exists" | "already" | "duplicate" | "unique" | "taken" | "use"
-            )
-        })
+        let in_use = w.windows(2).any(|p| p[0] == "in" && p[1] == "use");
+        // ("A tag with this key already exists": a natural key's name, not the idempotency key.)
+        let about: Vec<String> = w.iter().filter(|x| *x != "key").cloned().collect();
+        !speaks_of_progress(&about)
+            && (bare
+                || in_use
+                || w.iter().any(|x| {
+                    matches!(
+                        x.as_str(),
+                        "exist" | "exists" | "already" | "duplicate" | "unique" | "taken"
+                    )
+                }))
     });
     // The regexes below read long descriptions; a lower-cased copy tells cheaply which of them
     // can match at all.
@@ -1178,6 +1184,31 @@ fn naming_field(name: &str) -> bool {
             name.as_str(),
             "identity" | "slug" | "handle" | "login" | "email" | "key" | "code" | "externalid"
         )
+}
+
+/// Whether a response's description (its words) speaks of a request still in progress, a lock
+/// or the key ("A request with this key is still in progress", "already being processed"): a
+/// concurrency answer, not a business conflict.
+pub fn speaks_of_progress(said: &[String]) -> bool {
+    said.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "progress"
+                | "processing"
+                | "concurrent"
+                | "concurrently"
+                | "simultaneous"
+                | "lock"
+                | "locked"
+                | "idempotency"
+                | "key"
+                | "retry"
+                | "retried"
+                | "pending"
+                | "being"
+                | "busy"
+        )
+    })
 }
 
 /// The head of a response's description, which says what the response is: a spec may share one

@@ -710,18 +710,17 @@ fn lint_bundle<'b>(
     // that shadows one may come later in the catalogue.
     let mut reported: HashSet<(&'static str, Location)> = HashSet::new();
     let mut waiting: Vec<Diagnostic> = Vec::new();
-    // Kept findings, apart from `result` (whose suppressed list `keep` fills) until every rule
-    // has run.
-    let mut findings = std::mem::take(&mut result.findings);
+    // What became of a diagnostic: shown, or silenced in the source.
+    enum Kept {
+        Shown(Finding),
+        Silenced(Suppressed),
+    }
     let mut keep = |d: Diagnostic,
                     resolving: &mut Resolving,
-                    reported: &mut HashSet<(&'static str, Location)>,
-                    kept: &mut Vec<Finding>| {
+                    reported: &mut HashSet<(&'static str, Location)>| {
         let op_node = d.operation_node;
         let op_key = d.operation_key;
-        let Some(f) = levelled(d, resolving) else {
-            return;
-        };
+        let f = levelled(d, resolving)?;
         if let Some(key) = op_key {
             reported.insert((f.rule, key));
         }
@@ -732,38 +731,39 @@ fn lint_bundle<'b>(
                 let node = op_node?;
                 suppressions.silence_at(node.file, node.span, None, f.rule)
             });
-        match silenced {
-            Some(reason) => result.suppressed.push(Suppressed {
+        Some(match silenced {
+            Some(reason) => Kept::Silenced(Suppressed {
                 finding: f,
                 kind: SuppressionKind::InSource,
                 reason,
             }),
-            None => kept.push(f),
-        }
+            None => Kept::Shown(f),
+        })
     };
     check_each(&cx, |diagnostics| {
-        // One rule's findings of a gap the whole API shares: the first kept one stands for all.
-        let mut gap = Vec::new();
+        // One rule's findings of a gap the whole API shares: one stands for all that are shown,
+        // and one for all that are silenced.
+        let mut shown_gap = Vec::new();
+        let mut silenced_gap = Vec::new();
         for d in diagnostics.drain(..) {
-            if d.shadowed_by.is_empty() || d.operation_key.is_none() {
-                let kept = if d.shared_gap {
-                    &mut gap
-                } else {
-                    &mut findings
-                };
-                keep(d, &mut resolving, &mut reported, kept);
-            } else {
+            if !d.shadowed_by.is_empty() && d.operation_key.is_some() {
                 waiting.push(d);
+                continue;
+            }
+            let shared = d.shared_gap;
+            match keep(d, &mut resolving, &mut reported) {
+                Some(Kept::Shown(f)) if shared => shown_gap.push(f),
+                Some(Kept::Shown(f)) => result.findings.push(f),
+                Some(Kept::Silenced(s)) if shared => silenced_gap.push(s),
+                Some(Kept::Silenced(s)) => result.suppressed.push(s),
+                None => {}
             }
         }
-        let others = gap.len().saturating_sub(1);
-        if let Some(mut first) = gap.into_iter().next() {
-            if others > 0 {
-                first
-                    .message
-                    .push_str(&crate::rules::shared_gap_note(others));
-            }
-            findings.push(first);
+        if let Some(f) = one_for_the_gap(shown_gap, |f| f) {
+            result.findings.push(f);
+        }
+        if let Some(s) = one_for_the_gap(silenced_gap, |s| &mut s.finding) {
+            result.suppressed.push(s);
         }
     });
     // In catalogue order, so a kept shadowable finding can shadow the next one in turn.
@@ -774,9 +774,12 @@ fn lint_bundle<'b>(
         if d.shadowed_by.iter().any(|r| reported.contains(&(*r, key))) {
             continue;
         }
-        keep(d, &mut resolving, &mut reported, &mut findings);
+        match keep(d, &mut resolving, &mut reported) {
+            Some(Kept::Shown(f)) => result.findings.push(f),
+            Some(Kept::Silenced(s)) => result.suppressed.push(s),
+            None => {}
+        }
     }
-    result.findings = findings;
     let enabled = |rule: &str| selected(rule, opts) && config.levels.get(rule) != Some(&Level::Off);
     for (at, message) in suppressions.unused(enabled) {
         let d = cx.diagnostic(crate::rules::find(UNUSED).expect("registered"), at, message);
@@ -787,6 +790,27 @@ fn lint_bundle<'b>(
     result.timings.rules += rules_start.elapsed();
     drop(cx);
     Some(api)
+}
+
+/// The one finding that stands for a gap the whole API shares ([`Diagnostic::shared_gap`]): the
+/// first of the most severe (a per-path level may have raised or lowered some), its message
+/// counting the others.
+fn one_for_the_gap<T>(mut all: Vec<T>, finding: impl Fn(&mut T) -> &mut Finding) -> Option<T> {
+    let others = all.len().checked_sub(1)?;
+    let mut at = 0;
+    for i in 1..all.len() {
+        let here = finding(&mut all[i]).severity;
+        if here > finding(&mut all[at]).severity {
+            at = i;
+        }
+    }
+    let mut one = all.swap_remove(at);
+    if others > 0 {
+        finding(&mut one)
+            .message
+            .push_str(&crate::rules::shared_gap_note(others));
+    }
+    Some(one)
 }
 
 /// `--select` and `--ignore`.

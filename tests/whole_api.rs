@@ -301,3 +301,93 @@ fn a_suppressed_operation_leaves_the_shared_gap_to_the_next_one() {
         response_gaps(&spec)
     );
 }
+
+/// `check --format json` of `spec` with `.idemlint.yaml` holding `config` (when not empty).
+fn report_with(spec: &str, config: &str) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("api.yaml"), spec).unwrap();
+    if !config.is_empty() {
+        std::fs::write(dir.path().join(".idemlint.yaml"), config).unwrap();
+    }
+    let out = Command::cargo_bin("idemlint")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["check", "api.yaml", "--format", "json"])
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The `(severity, path, message)` of each finding of `rule` in a JSON report.
+fn of_rule(report: &serde_json::Value, rule: &str) -> Vec<(String, String, String)> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == rule)
+        .map(|f| {
+            let text = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_string();
+            (
+                text(&f["severity"]),
+                text(&f["operation"]["path"]),
+                text(&f["message"]),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_deprecated_first_operation_does_not_demote_the_shared_gap() {
+    let spec = no_4xx("").replacen(
+        "  /v2/payments:\n    post:\n",
+        "  /v2/payments:\n    post:\n      deprecated: true\n",
+        1,
+    );
+    let conflict = of_rule(&report_with(&spec, ""), "missing-conflict-response");
+    assert_eq!(conflict.len(), 1, "{conflict:#?}");
+    let (severity, path, message) = &conflict[0];
+    assert_eq!(
+        (severity.as_str(), path.as_str()),
+        ("warning", "/v2/payments")
+    );
+    assert!(!message.contains("deprecated"), "{message}");
+    assert!(
+        message.ends_with("1 other keyed operation lacks it too)"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_gap_silenced_everywhere_is_one_suppressed_finding() {
+    let spec = no_4xx("").replacen(
+        "info: {title: Only 200, version: '1'}\n",
+        "info: {title: Only 200, version: '1'}\nx-idemlint-ignore: {missing-conflict-response: \
+         the gateway answers 409}\n",
+        1,
+    );
+    let report = report_with(&spec, "");
+    assert!(of_rule(&report, "missing-conflict-response").is_empty());
+    assert_eq!(report["summary"]["suppressed"], 1, "{report:#}");
+}
+
+#[test]
+fn the_finding_kept_for_a_gap_has_the_highest_level_any_operation_has() {
+    // The payment's level is lowered to info; the customer's POST keeps the warning, and the
+    // one finding for both is that warning.
+    let config = "overrides:\n  - files: [\"api.yaml\"]\n    pointer: /paths/~1v2~1payments\n    \
+                  rules: {missing-conflict-response: info}\n";
+    let conflict = of_rule(
+        &report_with(&no_4xx(""), config),
+        "missing-conflict-response",
+    );
+    assert_eq!(conflict.len(), 1, "{conflict:#?}");
+    let (severity, path, message) = &conflict[0];
+    assert_eq!(
+        (severity.as_str(), path.as_str()),
+        ("warning", "/v2/customers")
+    );
+    assert!(
+        message.ends_with("1 other keyed operation lacks it too)"),
+        "{message}"
+    );
+}

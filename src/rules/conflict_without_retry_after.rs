@@ -28,26 +28,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .map(|d| words(crate::idempotency::short(d)))
             .unwrap_or_default();
         let has = |w: &str| said.iter().any(|x| x == w);
-        let in_progress = [
-            "progress",
-            "processing",
-            "concurrent",
-            "concurrently",
-            "simultaneous",
-        ]
-        .iter()
-        .chain(&[
-            "lock",
-            "locked",
-            "idempotency",
-            "key",
-            "retry",
-            "retried",
-            "pending",
-            "being",
-            "busy",
-        ])
-        .any(|w| has(w));
+        let in_progress = crate::idempotency::speaks_of_progress(&said);
         // (RFC 9110's stock "conflicts with the current state of the target resource" says
         // nothing of which: a generic 409.)
         let business = ["already", "exists", "status", "duplicate"]

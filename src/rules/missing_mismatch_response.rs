@@ -23,12 +23,14 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         };
         // A request that cannot differ has no "other payload": no body (Lithic's secret
         // rotation), or a body whose every field takes one value (Xero's `Status: DELETED`).
-        let no_payload = op.request_body.is_none()
-            && !op
-                .parameters
-                .iter()
-                .any(|p| p.location == "query" || p.location == "formData");
-        if no_payload || crate::idempotency::fixed_value_body(cx.bundle, op).is_some() {
+        // (Query and form parameters are payload too.)
+        let parameters_differ = op
+            .parameters
+            .iter()
+            .any(|p| p.location == "query" || p.location == "formData");
+        let fixed_body = op.request_body.is_none()
+            || crate::idempotency::fixed_value_body(cx.bundle, op).is_some();
+        if fixed_body && !parameters_differ {
             continue;
         }
         let status = from_policy.unwrap_or(&cx.settings.mismatch_status);

@@ -215,7 +215,7 @@ impl<'a> Context<'a> {
             "retry-after-missing",
             "retry-after-schema",
         ];
-        let shared = SHARED.contains(&d.rule) || d.message.contains("other keyed operation");
+        let shared = SHARED.contains(&d.rule) || d.shared_gap;
         if !shared
             && d.operation_key
                 .is_some_and(|k| self.deprecated.contains(&k))

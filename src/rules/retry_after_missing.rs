@@ -105,8 +105,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
 fn names_a_state(description: &str) -> bool {
     let w = crate::heuristics::words(crate::idempotency::short(description));
     let pair = |a: &str, b: &str| w.windows(2).any(|x| x[0] == a && x[1] == b);
-    pair("part", "of")
-        || pair("timed", "out")
-        || pair("not", "running")
-        || pair("not", "initialized")
+    // Membership ("not part of", "already part of"), not "unavailable as part of a scheduled
+    // maintenance window".
+    let membership = w
+        .windows(3)
+        .any(|x| matches!(x[0].as_str(), "not" | "already") && x[1] == "part" && x[2] == "of");
+    membership || pair("timed", "out") || pair("not", "running") || pair("not", "initialized")
 }
