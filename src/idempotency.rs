@@ -989,7 +989,7 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
                 "no action",
                 "resume",
                 "reopen",
-                "creat",
+                "or creat",
             ]
             .iter()
             .any(|w| lower.contains(w))

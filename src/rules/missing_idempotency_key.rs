@@ -28,11 +28,18 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let keyed: Vec<&str> = posts.iter().filter_map(|(_, c)| c.as_deref()).collect();
     let usual = most_common(&keyed);
     // (A key the API takes in the query or a cookie is no carrier, but the API has one.)
-    let declares_a_key_somewhere = cx.api.operations.iter().any(|o| {
-        o.parameters
-            .iter()
-            .any(|p| crate::idempotency::parameter_named_like_a_key(cx.settings, p))
-    });
+    // (Asked only where a message would say that no POST declares one: it reads every
+    // parameter of the API.)
+    let declares_a_key_somewhere = std::cell::OnceCell::new();
+    let declares_a_key_somewhere = || {
+        *declares_a_key_somewhere.get_or_init(|| {
+            cx.api.operations.iter().any(|o| {
+                o.parameters
+                    .iter()
+                    .any(|p| crate::idempotency::parameter_named_like_a_key(cx.settings, p))
+            })
+        })
+    };
     for (op, carrier) in &posts {
         if carrier.is_some() {
             continue;
@@ -220,7 +227,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 if others == 1 { "" } else { "s" },
                 if keyed.len() == 1 { "s" } else { "" },
             ));
-        } else if others >= 1 && severity != Some(Severity::Info) && !declares_a_key_somewhere {
+        } else if others >= 1 && severity != Some(Severity::Info) && !declares_a_key_somewhere() {
             // A gap of the whole description (Stripe's spec declares no key, though its API
             // takes one on every POST): say so, and that declaring it is the fix.
             message.push_str(
