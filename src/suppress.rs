@@ -59,7 +59,17 @@ impl Suppressions {
         let mut malformed = Vec::new();
         for (i, file) in bundle.files.iter().enumerate() {
             let id = FileId(i as u32);
-            walk(&file.root, None, id, &mut list);
+            // Walking every node of a large file costs more than searching its text: a file that
+            // neither spells the extension nor holds an escape that could spell it (`\u0069`,
+            // YAML's `\x69`) has none.
+            let text = file.source.text.as_bytes();
+            let escape = || {
+                memchr::memchr_iter(b'\\', text)
+                    .any(|at| matches!(text.get(at + 1), Some(b'u' | b'x' | b'U')))
+            };
+            if memchr::memmem::find(text, EXTENSION.as_bytes()).is_some() || escape() {
+                walk(&file.root, None, id, &mut list);
+            }
             if file.source.format == Format::Yaml && file.source.text.contains("idemlint-ignore") {
                 // Text that only looks like a comment, inside a string or a block scalar.
                 let mut strings = Vec::new();

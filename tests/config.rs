@@ -471,3 +471,22 @@ fn suppressions_of_rules_turned_off_are_not_stale() {
     assert!(!out.contains("unused-suppression"), "{out}");
     assert!(out.contains("No problems found"), "{out}");
 }
+
+#[test]
+fn a_suppression_spelled_with_escapes_still_silences() {
+    // `x-idemlint-ignore` written with a YAML escape: the text never spells the extension, yet
+    // the key is the extension once read.
+    let dir = project(None);
+    let spec = SPEC.replace(
+        "  /legacy/carts:\n    post:\n",
+        "  /legacy/carts:\n    post:\n      \"x-idemlint-\\x69gnore\": {missing-idempotency-key: carts are throwaway}\n",
+    );
+    assert!(!spec.contains("x-idemlint-ignore"));
+    std::fs::write(dir.path().join("api.yaml"), spec).unwrap();
+    let (_, out, _) = run(&dir, &[]);
+    assert!(
+        !rules_in(&out).contains(&"missing-idempotency-key".to_string()),
+        "{out}"
+    );
+    assert!(out.contains("1 suppressed"), "{out}");
+}
