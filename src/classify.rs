@@ -180,9 +180,21 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
     // The first word of a segment too: Unit's `/cards/{cardId}/report-lost`, GitHub's
     // `/repos/{owner}/{repo}/merge-upstream`.
+    // Not a noun the operationId creates: Xero's `createEmployeeLeave` at
+    // `/Employees/{EmployeeID}/Leave` makes a leave, it leaves nothing.
+    let created_noun = |verb: &String| {
+        id_words
+            .first()
+            .is_some_and(|w| matches!(base_verb(w).as_str(), "create" | "add"))
+            && id_words.last() == seg_words.last()
+            && seg_words.len() == 1
+            && id_words.len() > 1
+            && id_words.last() == Some(verb)
+    };
     if let [.., parent, _] = segments.as_slice()
         && parent.starts_with('{')
         && let Some(verb) = seg_words.first()
+        && !created_noun(verb)
         && (TRANSITION_VERBS.contains(&verb.as_str())
             // `pull`, `push` and `tag` head nouns too (`/pull_request`): alone only; `report`
             // only with what it reports (`report-lost`), not an abuse `/report`.
@@ -341,7 +353,11 @@ pub fn effect(op: &Operation<'_>) -> Effect {
                 .all(|w| w == op.method.key() || path_words.contains(w))
             && op.node.node.get("summary").is_none()
     };
-    if ends_with_parameter
+    // (Or the one thing of its kind under a resource: Stripe's `PostChargesChargeDispute` at
+    // `/v1/charges/{charge}/dispute`, beside its GET.)
+    let one_of_its_kind = matches!(segments.as_slice(), [.., parent, last]
+        if parent.starts_with('{') && !last.starts_with('{') && !last.ends_with('s'));
+    if (ends_with_parameter || one_of_its_kind)
         && addressed
         && !heads.iter().any(|h| WRITE_VERBS.contains(&h.as_str()))
         && named_after_path()

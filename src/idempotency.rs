@@ -549,6 +549,61 @@ pub fn resource_version(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
     None
 }
 
+/// The field that says when a token a POST issues expires, if it issues one: the last word of
+/// its last segment or operationId is `token`, and a 2xx response holds, up to three levels
+/// down, an `expires_in` (OAuth's token response, Unit's customer token
+/// `data.attributes.expiresIn`). A token a retry issues again expires unused.
+pub fn expiring_token(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
+    let last = |s: &str| words(s).pop();
+    let named_token = [
+        op.path
+            .split('?')
+            .next()
+            .unwrap_or(op.path)
+            .rsplit('/')
+            .find(|s| !s.is_empty() && !s.starts_with('{'))
+            .and_then(last),
+        op.operation_id.and_then(|id| last(id)),
+    ]
+    .into_iter()
+    .flatten()
+    .any(|w| w == "token" || w == "tokens");
+    if !named_token {
+        return None;
+    }
+    let expires = |p: &Property<'_>| {
+        matches!(
+            squash(p.name).as_str(),
+            // Seconds from now, as OAuth's `expires_in`: a session credential. An API token's
+            // `expiration` date may be a year away, and a spare one is a live credential.
+            "expiresin" | "expiresinseconds"
+        )
+    };
+    for response in op.responses.iter().filter(|r| r.status.starts_with('2')) {
+        let Some(content) = response.node.get("content").map(|c| bundle.deref(c)) else {
+            continue;
+        };
+        for e in content.node.entries() {
+            let Some(schema) = bundle.deref(content.with(&e.value)).get("schema") else {
+                continue;
+            };
+            let mut level = Vec::new();
+            schema_properties(bundle, schema, 0, &mut level);
+            for _ in 0..3 {
+                if let Some(p) = level.iter().find(|p| expires(p)) {
+                    return Some(p.name.to_string());
+                }
+                let mut next = Vec::new();
+                for p in &level {
+                    schema_properties(bundle, p.schema, 0, &mut next);
+                }
+                level = next;
+            }
+        }
+    }
+    None
+}
+
 /// [`resource_version`], when the request can send it back: a JSON Patch (a `test` of it), a
 /// merge patch of the resource (`application/merge-patch+json`, Kubernetes' strategic merge and
 /// apply patches: any field of the resource), or a body that has the field itself.
@@ -888,7 +943,7 @@ fn money_amount(bundle: &Bundle, props: &[Property<'_>]) -> Option<String> {
 /// with this URL already exists".
 static NATURAL_KEY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\b(must\ be\ unique|is\ not\ unique|unique\ (across|within|per|among)|already\ exists?|already\ (taken|in\ use|registered|present|part\ of|a\ member)|name[\ _]in[\ _]use|conflicts?\ with\ (?:an?\ )?existing|duplicate\ (name|email|entry|resource))\b",
+        r"(?i)\b(must\ be\ unique|is\ not\ unique|unique\ (across|within|per|among)|already\ exists?|already\s+(taken|in\s+use|registered|present|part\s+of|a\s+member|mapped|associated|connected|installed|enrolled|reserved)|name[\ _]in[\ _]use|conflicts?\ with\ (?:an?\ )?existing|duplicate\ (name|email|entry|resource))\b",
     )
     .expect("valid regex")
 });

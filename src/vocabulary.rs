@@ -244,6 +244,9 @@ pub const INSTANCE_TRANSITION_VERBS: &[&str] = &[
 /// Transitions that switch a standing state on or off, which a repeat leaves as it is: only a
 /// documented refusal of a repeat makes one worth reporting.
 pub const TOGGLE_VERBS: &[&str] = &[
+    // Undeleting: deleted or not (Formance's bucket `restore`, answered 204).
+    "restore",
+    "undelete",
     "enable",
     "disable",
     "activate",
@@ -317,6 +320,8 @@ pub const SEND_VERBS: &[&str] = &[
 /// Verbs that update the resource they are addressed to.
 pub const UPDATE_VERBS: &[&str] = &[
     "update", "modify", "set", "change", "edit", "replace", "patch", "revise", "snooze",
+    // A position set again (Asana's "Reorder a custom field's enum" at `…/enum_options/insert`).
+    "reorder",
     // Derived state computed again (Microsoft Graph's `discover` of a schema, a fork's `sync`).
     "refresh", "sync", "discover",
 ];

@@ -309,6 +309,14 @@ fn effect_given(
         // `into`): it happens once, whatever the path.
         Effect::Transitions(verb)
     } else if by_words == Effect::Creates
+        && let Some(field) = crate::idempotency::expiring_token(bundle, op)
+        && !moves_money()
+        && !relative()
+    {
+        // A bearer token that expires (Unit's customer token, `expiresIn`): one a retry issues
+        // again is left to expire unused.
+        Effect::ShortLived(format!("a token that expires (`{field}`)"))
+    } else if by_words == Effect::Creates
         && let Some(model) = generation(bundle, op)
         && !moves_money()
         && !relative()
