@@ -1063,6 +1063,37 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
     if let Some(r) = answered {
         return Some(format!("the {} response", r.status));
     }
+    // The same said by the name of an error example the spec gives: Okta's 400 example
+    // `ErrorJsonWebKeyNonUniqueKid`, a `DuplicateName`.
+    let example_says = |r: &&crate::model::Response<'_>| {
+        let Some(content) = r.node.get("content").map(|c| bundle.deref(c)) else {
+            return false;
+        };
+        content.node.entries().iter().any(|e| {
+            bundle
+                .deref(content.with(&e.value))
+                .get("examples")
+                .is_some_and(|examples| {
+                    examples.node.entries().iter().any(|x| {
+                        let w = words(&x.key.text);
+                        w.iter().any(|x| x == "duplicate")
+                            || w.windows(2).any(|p| {
+                                (matches!(p[0].as_str(), "non" | "not") && p[1] == "unique")
+                                    || (p[0] == "already"
+                                        && matches!(p[1].as_str(), "exists" | "exist"))
+                            })
+                    })
+                })
+        })
+    };
+    if let Some(r) = op
+        .responses
+        .iter()
+        .filter(|r| matches!(r.status, "409" | "400" | "422"))
+        .find(example_says)
+    {
+        return Some(format!("the {} response's example", r.status));
+    }
     // A success that answers a repeat beside the one that answers a create: GitHub's 200
     // "Reaction exists" beside 201 "Reaction created", 204 "Response when already merged".
     let created = op.responses.iter().any(|r| r.status == "201");
