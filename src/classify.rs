@@ -217,9 +217,10 @@ pub fn effect(op: &Operation<'_>) -> Effect {
         .take(6)
         .any(|w| CREATE_WORDS.contains(&w.as_str()))
         || (!summary_decides && id_words.iter().any(|w| CREATE_WORDS.contains(&w.as_str())));
-    // An upsert at a path that names its target (Square's
-    // `/v2/orders/{order_id}/custom-attributes/{custom_attribute_key}`) is a PUT by another
-    // name: it sets the same value again on a retry.
+    // An upsert finds its target by a key before it writes, in the path (Square's
+    // `/v2/orders/{order_id}/custom-attributes/{custom_attribute_key}`) or in each item of the
+    // body (Square's `/v2/bookings/custom-attributes/bulk-upsert`, by booking id and key): a PUT
+    // by another name, it sets the same values again on a retry.
     let upsert_only = id_words
         .iter()
         .chain(lead_words.iter().take(6))
@@ -231,7 +232,7 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     {
         return creates(op);
     }
-    if may_create && upsert_only && ends_with_parameter {
+    if may_create && upsert_only {
         return Effect::Updates;
     }
     if may_create {

@@ -663,6 +663,21 @@ pub fn body_properties<'a>(bundle: &'a Bundle, op: &Operation<'a>) -> Vec<Proper
     out
 }
 
+/// The properties of the elements of a request body that is an array.
+fn array_element_properties<'a>(bundle: &'a Bundle, op: &Operation<'a>) -> Vec<Property<'a>> {
+    let mut out = Vec::new();
+    for media in op.request_body.iter().flat_map(|b| &b.content) {
+        if let Some(items) = media
+            .schema
+            .map(|s| bundle.deref(s))
+            .and_then(|s| s.get("items"))
+        {
+            schema_properties(bundle, items, 0, &mut out);
+        }
+    }
+    out
+}
+
 /// Top-level properties of one schema, through composition keywords.
 pub fn schema_properties<'a>(
     bundle: &'a Bundle,
@@ -1147,13 +1162,38 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
         let chosen = |p: &Property<'_>| {
             p.required || naming_field(p.name) || squash(p.name).starts_with("external")
         };
+        // A body that is a list makes one item per element, each named by its own field
+        // (Netlify's `POST …/env`, an array of `{key, values}` under `…/env/{key}`).
+        let elements = if props.is_empty() {
+            array_element_properties(bundle, op)
+        } else {
+            Vec::new()
+        };
         if let Some(p) = props
             .iter()
+            .chain(&elements)
             .filter(writable)
             .find(|p| chosen(p) && names_item(p.name) && scalar_value(p.name, &p.schema))
         {
             return Some(format!(
                 "the `{}` it sends names the new item (`{{{param}}}`)",
+                p.name
+            ));
+        }
+        // The item parameter takes the field as well as the id (Recurly's `{shipping_method_id}`,
+        // "Shipping Method ID or code"): what the client names its item by is unique.
+        let addressed_by = |name: &str| {
+            op.item_parameter
+                .zip(op.item_parameter_description)
+                .is_some_and(|(_, d)| id_or(short(d), name))
+        };
+        if let Some(p) = props.iter().filter(writable).find(|p| {
+            (p.required || naming_field(p.name))
+                && addressed_by(p.name)
+                && scalar_value(p.name, &p.schema)
+        }) {
+            return Some(format!(
+                "the `{}` it sends also names the new item (`{{{param}}}`)",
                 p.name
             ));
         }
@@ -1252,6 +1292,19 @@ fn names_item(param: &str, name: &str, collection: &[String]) -> bool {
     collection.last().is_some_and(|noun| {
         let singular = noun.strip_suffix('s').unwrap_or(noun);
         param.strip_suffix(name.as_str()) == Some(singular) && !name.is_empty()
+    })
+}
+
+/// Whether a path parameter's description says it holds an id or the field `name` ("Coupon ID
+/// or code", "the slug or ID"); a `uuid` or a `number` the server assigns is no such field.
+fn id_or(description: &str, name: &str) -> bool {
+    let name = squash(name);
+    if matches!(name.as_str(), "id" | "uuid" | "number" | "") {
+        return false;
+    }
+    words(description).windows(3).any(|w| {
+        w[1] == "or"
+            && ((w[0] == "id" && squash(&w[2]) == name) || (w[2] == "id" && squash(&w[0]) == name))
     })
 }
 

@@ -94,9 +94,26 @@ pub fn build(bundle: &Bundle) -> Result<Api<'_>, NotOpenApi> {
             })
             .collect();
         if !items.is_empty() {
+            // What an operation at the item path says of its parameter.
+            let described: std::collections::HashMap<&str, &str> = b
+                .operations
+                .iter()
+                .filter(|op| op.site == Site::Path)
+                .filter_map(|op| {
+                    let path: &str = op.path;
+                    let (prefix, last) = bare(path).rsplit_once('/')?;
+                    let name = last.strip_prefix('{')?.strip_suffix('}')?;
+                    let p = op
+                        .parameters
+                        .iter()
+                        .find(|p| p.location == "path" && p.name == name)?;
+                    Some((prefix, p.description?))
+                })
+                .collect();
             for op in &mut b.operations {
                 if op.site == Site::Path {
                     op.item_parameter = items.get(bare(op.path)).copied();
+                    op.item_parameter_description = described.get(bare(op.path)).copied();
                 }
             }
         }
@@ -310,6 +327,7 @@ impl<'a> Builder<'a> {
                     .filter(|m| *m != method && item.node.get(m.key()).is_some())
                     .collect(),
                 item_parameter: None,
+                item_parameter_description: None,
             };
             let parent = operation.display();
             self.operations.push(operation);

@@ -150,6 +150,9 @@ pub struct Operation<'a> {
     /// The parameter of the item path under this path (`Identity` when `/Entities/{Identity}`
     /// sits under `/Entities`): what names one of the resources this path collects.
     pub item_parameter: Option<&'a str>,
+    /// That parameter's description where the item path declares one: Recurly's "Shipping
+    /// Method ID or code" says an item is also addressed by the `code` a create sends.
+    pub item_parameter_description: Option<&'a str>,
 }
 
 impl<'a> Operation<'a> {
