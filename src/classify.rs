@@ -306,7 +306,8 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     // "Add labels to an issue", `addProject`, `/issues/{n}/labels` with an add: an add to an
     // instance's set, or one that says where to ("to a channel"). "Add a group" creates one.
     let into_something = path.contains('{') || lead_words.iter().any(|w| w == "to");
-    if into_something && heads.iter().any(|h| h == "add") {
+    // ("Assign a group owner" joins the owners as an add does.)
+    if into_something && heads.iter().any(|h| h == "add" || h == "assign") {
         // The object of the add, up to "to": `labels` of "Add labels to an issue", not `topic`
         // of "Add a message to the topic" (which posts a message).
         // Its head noun, the last word before "to" or another preposition: `assignments` of

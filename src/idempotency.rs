@@ -1010,6 +1010,16 @@ static UNIQUE_PROSE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::ne
 /// second create as a duplicate ("already exists"), or a body property whose value must be
 /// unique. A retry is then refused instead of creating twice.
 pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
+    // A Security Event Token pushed to a receiver (RFC 8935, `application/secevent+jwt`) carries
+    // a unique `jti` (RFC 8417) that the receiver dedupes on: a retried push is the same event.
+    if op.request_body.as_ref().is_some_and(|b| {
+        !b.content.is_empty()
+            && b.content
+                .iter()
+                .all(|m| crate::model::media_essence(m.media_type) == "application/secevent+jwt")
+    }) {
+        return Some("the `jti` of the Security Event Token it carries (RFC 8417)".to_string());
+    }
     // "Duplicates are allowed" (the OpenAPI petstore): whatever its fields, nothing refuses a
     // second create.
     // A 409 that says a duplicate is refused ("already exists", "name taken"), or says nothing
