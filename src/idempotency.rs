@@ -416,7 +416,9 @@ pub fn exemption(
     settings: &Settings,
 ) -> Option<crate::classify::Exemption> {
     use crate::classify::Exemption;
-    let e = crate::classify::exemption(op, settings)?;
+    let Some(e) = crate::classify::exemption(op, settings) else {
+        return forwards_to(bundle, op).map(Exemption::PassesThrough);
+    };
     // A test mode read from wording ("for testing only") is weaker than a `sandbox` path: a
     // body that moves money outweighs it, as it outweighs a delete verb.
     let by_words = matches!(e, Exemption::Deletes(_))
@@ -428,6 +430,25 @@ pub fn exemption(
         return None;
     }
     Some(e)
+}
+
+/// Whether a POST forwards what it is sent to a URL the client gives (Adyen's `/forward`,
+/// "Forward stored payment details", with a `baseUrl` and the request to make there): what a
+/// repeat does is the target's, as behind a proxy. Not a message forwarded to people (Microsoft
+/// Graph's `forward` of a message, whose body names recipients). The reason, for quoting.
+fn forwards_to(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
+    if op.method != crate::model::Method::Post
+        || !crate::classify::head_verbs(op)
+            .iter()
+            .any(|h| h == "forward")
+    {
+        return None;
+    }
+    let url = body_properties(bundle, op).into_iter().find(|p| {
+        let name = squash(p.name);
+        name == "url" || name == "baseurl" || name == "targeturl"
+    })?;
+    Some(format!("forward to `{}`", url.name))
 }
 
 /// A top-level property of a request body.
