@@ -1030,7 +1030,12 @@ static UNIQUE_PROSE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::ne
 /// How a create is protected by a natural key, if it is: a `409` (or `400`/`422`) that answers a
 /// second create as a duplicate ("already exists"), or a body property whose value must be
 /// unique. A retry is then refused instead of creating twice.
-pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
+///
+/// `harms_twice`: the operation moves money or makes a relative change. What its error
+/// responses say is then no evidence: "The payment method is already associated with another
+/// customer" speaks of an input, not of the payment made; only a value the client sends, or the
+/// operation's own words, protect it.
+pub fn natural_key(bundle: &Bundle, op: &Operation<'_>, harms_twice: bool) -> Option<String> {
     // A Security Event Token pushed to a receiver (RFC 8935, `application/secevent+jwt`) carries
     // a unique `jti` (RFC 8417) that the receiver dedupes on: a retried push is the same event.
     if op.request_body.as_ref().is_some_and(|b| {
@@ -1103,14 +1108,54 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
         }
     }
     let answered = op.responses.iter().find(|r| {
-        (matches!(r.status, "409" | "400" | "422" | "403" | "503"))
+        !harms_twice
+            && (matches!(r.status, "409" | "400" | "422" | "403" | "503"))
             && r.description.is_some_and(|d| NATURAL_KEY.is_match(d))
     });
     if let Some(r) = answered {
         return Some(format!("the {} response", r.status));
     }
     // The same said by the name of an error example the spec gives: Okta's 400 example
-    // `ErrorJsonWebKeyNonUniqueKid`, a `DuplicateName`.
+    // `ErrorJsonWebKeyNonUniqueKid`, a `DuplicateName`. The name says what is duplicated: a
+    // naming word or a plain field of the body (`kid`), not a list's items (`ItemsNotUnique`)
+    // nor a part of the request (`DuplicateQueryParameter`).
+    let props = body_properties(bundle, op);
+    let body_fields: Vec<String> = props
+        .iter()
+        .filter(|p| scalar_value(p.name, &p.schema))
+        .map(|p| squash(p.name))
+        .collect();
+    let names_a_duplicate = |name: &str| {
+        let w = words(name);
+        let said = w.iter().any(|x| x == "duplicate")
+            || w.windows(2).any(|p| {
+                (matches!(p[0].as_str(), "non" | "not") && p[1] == "unique")
+                    || (p[0] == "already" && matches!(p[1].as_str(), "exists" | "exist"))
+            });
+        let of_the_request = w.iter().any(|x| {
+            matches!(
+                x.as_str(),
+                "request"
+                    | "requests"
+                    | "parameter"
+                    | "parameters"
+                    | "query"
+                    | "header"
+                    | "headers"
+                    | "idempotency"
+                    | "transaction"
+                    | "transactions"
+                    | "payment"
+            )
+        });
+        let what = w.iter().any(|x| {
+            matches!(
+                x.as_str(),
+                "name" | "key" | "slug" | "code" | "email" | "username" | "login" | "handle"
+            ) || body_fields.contains(x)
+        });
+        said && what && !of_the_request
+    };
     let example_says = |r: &&crate::model::Response<'_>| {
         let Some(content) = r.node.get("content").map(|c| bundle.deref(c)) else {
             return false;
@@ -1120,22 +1165,18 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
                 .deref(content.with(&e.value))
                 .get("examples")
                 .is_some_and(|examples| {
-                    examples.node.entries().iter().any(|x| {
-                        let w = words(&x.key.text);
-                        w.iter().any(|x| x == "duplicate")
-                            || w.windows(2).any(|p| {
-                                (matches!(p[0].as_str(), "non" | "not") && p[1] == "unique")
-                                    || (p[0] == "already"
-                                        && matches!(p[1].as_str(), "exists" | "exist"))
-                            })
-                    })
+                    examples
+                        .node
+                        .entries()
+                        .iter()
+                        .any(|x| names_a_duplicate(&x.key.text))
                 })
         })
     };
     if let Some(r) = op
         .responses
         .iter()
-        .filter(|r| matches!(r.status, "409" | "400" | "422"))
+        .filter(|r| !harms_twice && matches!(r.status, "409" | "400" | "422"))
         .find(example_says)
     {
         return Some(format!("the {} response's example", r.status));
@@ -1165,7 +1206,6 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
     {
         return Some("the 409 of the one resource its path names".to_string());
     }
-    let props = body_properties(bundle, op);
     let writable =
         |p: &&Property<'_>| p.schema.node.get("readOnly").and_then(Node::as_bool) != Some(true);
     // The client names what it creates: the body carries the value that names the new item in
