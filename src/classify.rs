@@ -182,14 +182,19 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     // `/repos/{owner}/{repo}/merge-upstream`.
     // Not a noun the operationId creates: Xero's `createEmployeeLeave` at
     // `/Employees/{EmployeeID}/Leave` makes a leave, it leaves nothing.
+    // (Nor the first word of the noun phrase it creates: `createEmployeeLeaveType` at
+    // `/Employees/{EmployeeID}/LeaveTypes`.)
     let created_noun = |verb: &String| {
+        let singular = |w: &String| w.strip_suffix('s').unwrap_or(w).to_string();
         id_words
             .first()
             .is_some_and(|w| matches!(base_verb(w).as_str(), "create" | "add"))
-            && id_words.last() == seg_words.last()
-            && seg_words.len() == 1
-            && id_words.len() > 1
-            && id_words.last() == Some(verb)
+            && seg_words.first() == Some(verb)
+            && id_words.len() > seg_words.len()
+            && id_words[id_words.len() - seg_words.len()..]
+                .iter()
+                .zip(seg_words)
+                .all(|(a, b)| singular(a) == singular(b))
     };
     if let [.., parent, _] = segments.as_slice()
         && parent.starts_with('{')

@@ -66,10 +66,11 @@ pub fn keyless_retry_harmless(
             crate::classify::Effect::ShortLived(_) => {
                 return Some("a keyless duplicate expires unused");
             }
-            // A cancel, an approval: repeated, it reaches the state the first reached (Square's
-            // booking `cancel`); what a repeat answers is `missing-idempotency-key`'s question
-            // where no key is taken at all.
-            crate::classify::Effect::Transitions(_) => {
+            // A cancel, an approval of the resource its path names: repeated, it reaches the
+            // state the first reached (Square's booking `cancel`); what a repeat answers is
+            // `missing-idempotency-key`'s question where no key is taken at all. ("Release a new
+            // version" at `/releases` names no resource to move, and may make one each time.)
+            crate::classify::Effect::Transitions(_) if op.path.contains('{') => {
                 return Some("a keyless retry repeats a transition to the same state");
             }
             _ => {}

@@ -438,9 +438,6 @@ pub fn only_identifies_or_bodiless(bundle: &crate::resolve::Bundle, op: &Operati
     op.request_body.is_none() || only_identifies(bundle, op)
 }
 
-/// Whether a request body only names what the call acts on (Slack's form `user_id`, Stripe's
-/// `expand`, an auth `token`) and notes why (`reason`, `note`): a retry of it is the same
-/// request, as a bodiless one is.
 /// Whether a body describes a new record (a name, a phone, a title, an address): what an add
 /// makes rather than joins.
 fn makes_a_record(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
@@ -500,6 +497,9 @@ fn ids_of(p: &crate::idempotency::Property<'_>) -> Option<String> {
     (at > 0 && at + 1 == words.len()).then(|| words[at - 1].clone())
 }
 
+/// Whether a request body only names what the call acts on (Slack's form `user_id`, Stripe's
+/// `expand`, an auth `token`) and notes why (`reason`, `note`): a retry of it is the same
+/// request, as a bodiless one is.
 pub(super) fn only_identifies(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
     let props = crate::idempotency::body_properties(bundle, op);
     if props.is_empty() {
