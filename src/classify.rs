@@ -362,9 +362,7 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     };
     // (Or the one thing of its kind under a resource: Stripe's `PostChargesChargeDispute` at
     // `/v1/charges/{charge}/dispute`, beside its GET.)
-    let one_of_its_kind = matches!(segments.as_slice(), [.., parent, last]
-        if parent.starts_with('{') && !last.starts_with('{') && !last.ends_with('s'));
-    if (ends_with_parameter || one_of_its_kind)
+    if (ends_with_parameter || one_of_its_kind(op))
         && addressed
         && !heads.iter().any(|h| WRITE_VERBS.contains(&h.as_str()))
         && named_after_path()
@@ -374,31 +372,22 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     creates_or_replaces(op)
 }
 
-/// [`creates`], unless what is made is the one of its kind under the resource its path names
-/// (`/users/{user_id}/avatar`, `/apps/{appId}/logo`): made again, it replaces the first instead
-/// of adding another.
-fn creates_or_replaces(op: &Operation<'_>) -> Effect {
+/// Whether the last segment names the one thing of its kind under the resource its path names
+/// (`/users/{user_id}/avatar`, Stripe's `/v1/charges/{charge}/dispute`): a singular noun right
+/// under a parameter, with no item path under it. Not an OData action (`microsoft.graph.copy`)
+/// or a verb (`rerun`), which act; not what a resource has many of, whatever the spelling
+/// (Jira's `/issue/{id}/comment` adds a comment: comments, notes and messages are many).
+fn one_of_its_kind(op: &Operation<'_>) -> bool {
     let path = op.path.split('?').next().unwrap_or(op.path);
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-    let singleton = match segments.as_slice() {
-        [.., parent, last] if parent.starts_with('{') && !last.starts_with('{') => {
-            let noun = words(odata_action(last)).pop().unwrap_or_default();
-            let singular =
-                !noun.ends_with('s') || ["ss", "us", "is"].iter().any(|e| noun.ends_with(e));
-            // An OData action (`microsoft.graph.copy`) or a verb (`rerun`) acts; a noun is made.
-            !last.contains('.')
-                && singular
-                && !WRITE_VERBS.contains(&noun.as_str())
-                && !STARTING_VERBS.contains(&noun.as_str())
-                && op.item_parameter.is_none()
-        }
-        _ => false,
+    let [.., parent, last] = segments.as_slice() else {
+        return false;
     };
-    // The one of its kind when the same path also reads, replaces or deletes it (Box's avatar),
-    // or when it is uploaded (Okta's "Upload an application logo"); "Create a video remix"
-    // makes another each time.
-    // (Replaced or deleted beside it, not only read: Jira's `/issue/{id}/comment` has a GET
-    // listing the comments, and a POST adds one; comments, notes and messages are many.)
+    if !parent.starts_with('{') || last.starts_with('{') || op.item_parameter.is_some() {
+        return false;
+    }
+    let noun = words(odata_action(last)).pop().unwrap_or_default();
+    let singular = !noun.ends_with('s') || ["ss", "us", "is"].iter().any(|e| noun.ends_with(e));
     let many = [
         "comment",
         "note",
@@ -408,14 +397,47 @@ fn creates_or_replaces(op: &Operation<'_>) -> Effect {
         "reply",
         "post",
         "entry",
+        "version",
     ];
-    let singleton = singleton
-        && !many.contains(
-            &words(odata_action(last_literal_segment(op.path)))
-                .pop()
-                .unwrap_or_default()
-                .as_str(),
-        );
+    !last.contains('.')
+        && singular
+        && !WRITE_VERBS.contains(&noun.as_str())
+        && !STARTING_VERBS.contains(&noun.as_str())
+        && !many.contains(&noun.as_str())
+}
+
+/// Whether a transition by `verb` is a switch of the resource its path names (enable, pause,
+/// lock, archive, undelete: see [`crate::vocabulary::TOGGLE_VERBS`]), which the same request
+/// repeated leaves where it is. A `restore` undeletes what its path names (Formance's bucket),
+/// unless that is a backup, snapshot or version, from which it makes or overwrites something
+/// ("Restore a backup into a new database instance").
+pub fn is_switch(op: &Operation<'_>, verb: &str) -> bool {
+    crate::vocabulary::TOGGLE_VERBS.contains(&verb)
+        && (verb != "restore"
+            || !words(op.path).iter().any(|w| {
+                matches!(
+                    base_verb(w).as_str(),
+                    "backup"
+                        | "snapshot"
+                        | "version"
+                        | "revision"
+                        | "checkpoint"
+                        | "deploy"
+                        | "deployment"
+                        | "point"
+                        | "recovery"
+                )
+            }))
+}
+
+/// [`creates`], unless what is made is the one of its kind under the resource its path names
+/// (`/users/{user_id}/avatar`, `/apps/{appId}/logo`): made again, it replaces the first instead
+/// of adding another.
+fn creates_or_replaces(op: &Operation<'_>) -> Effect {
+    // The one of its kind when the same path also reads, replaces or deletes it (Box's avatar),
+    // or when it is uploaded (Okta's "Upload an application logo"); "Create a video remix"
+    // makes another each time.
+    let singleton = one_of_its_kind(op);
     let names = NameWords::of(op);
     let heads = names.heads(op, false);
     let addressed = op
@@ -517,10 +539,30 @@ fn creates(op: &Operation<'_>) -> Effect {
             .replace("\r\n", "\n")
             .replace("\n\n", ". ")
             .replace('\n', " ");
+        // A single-use token is what the call makes when the sentence says it makes one
+        // ("Creates a single-use token") or the path collects tokens; "Pass the single-use token
+        // returned by the card form" to save a card speaks of an input.
+        let makes_tokens = || {
+            words(last_literal_segment(op.path))
+                .last()
+                .is_some_and(|w| w == "token" || w == "tokens")
+        };
         let of_the_thing = text.split(['.', ';']).find_map(|sentence| {
             let lower = sentence.to_ascii_lowercase();
             let m = SHORT_LIVED.find(sentence)?;
-            (!lower.contains("url") && !lower.contains("link")).then(|| m.as_str().to_string())
+            let token = m.as_str().to_ascii_lowercase().contains("token");
+            let made = || {
+                words(&sentence[..m.start()]).iter().any(|w| {
+                    matches!(
+                        base_verb(w).as_str(),
+                        "create" | "generate" | "issue" | "mint" | "make"
+                    )
+                })
+            };
+            (!lower.contains("url")
+                && !lower.contains("link")
+                && (!token || made() || makes_tokens()))
+            .then(|| m.as_str().to_string())
         });
         if let Some(words) = of_the_thing {
             return Effect::ShortLived(words);

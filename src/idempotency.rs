@@ -1053,9 +1053,23 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>, harms_twice: bool) -> Op
     let conflict_declared = op.response("409").is_some_and(|r| {
         let w = r.description.map(|d| words(short(d))).unwrap_or_default();
         let bare = w.iter().all(|x| matches!(x.as_str(), "conflict" | "409"));
-        let in_use = w.windows(2).any(|p| p[0] == "in" && p[1] == "use");
-        // ("A tag with this key already exists": a natural key's name, not the idempotency key.)
-        let about: Vec<String> = w.iter().filter(|x| *x != "key").cloned().collect();
+        let in_use = w.windows(2).any(|p| {
+            (p[0] == "in" && p[1] == "use")
+                || (p[0] == "being" && matches!(p[1].as_str(), "used" | "taken"))
+        });
+        // ("A tag with this key already exists": a natural key's name, not the idempotency key;
+        // "already being used": taken, not in progress.)
+        let about: Vec<String> = w
+            .iter()
+            .enumerate()
+            .filter(|(i, x)| {
+                *x != "key"
+                    && !(*x == "being"
+                        && w.get(i + 1)
+                            .is_some_and(|n| matches!(n.as_str(), "used" | "taken")))
+            })
+            .map(|(_, x)| x.clone())
+            .collect();
         !speaks_of_progress(&about)
             && (bare
                 || in_use
@@ -1072,7 +1086,10 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>, harms_twice: bool) -> Op
         .iter()
         .filter_map(|k| {
             let t = op.node.node.get(k).and_then(Node::as_str)?;
-            Some((*k, t, t.to_ascii_lowercase()))
+            // (Whitespace collapsed: the regexes allow a line break between words, "Gets or\n
+            // creates", and the cheap checks on this copy must see what they see.)
+            let lower = t.split_whitespace().collect::<Vec<_>>().join(" ");
+            Some((*k, t, lower.to_ascii_lowercase()))
         })
         .collect();
     if texts.iter().any(|(_, _, lower)| duplicates_allowed(lower)) {
@@ -1231,7 +1248,9 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>, harms_twice: bool) -> Op
         // (Okta's `externalId` of `/users/{externalId}`). An optional plain `id` is usually
         // made by the server when left out (the petstore's pet `id`).
         let chosen = |p: &Property<'_>| {
-            p.required || naming_field(p.name) || squash(p.name).starts_with("external")
+            p.required
+                || ((naming_field(p.name) || squash(p.name).starts_with("external"))
+                    && !made_when_omitted(&p.schema))
         };
         // A body that is a list makes one item per element, each named by its own field
         // (Netlify's `POST …/env`, an array of `{key, values}` under `…/env/{key}`).
@@ -1306,7 +1325,7 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>, harms_twice: bool) -> Op
     // trusted origin"): a client that names what it makes names it again on a retry.
     let conflict = conflict_declared;
     let unique = |p: &&Property<'_>| {
-        (p.required || conflict || naming_field(p.name))
+        (p.required || ((conflict || naming_field(p.name)) && !made_when_omitted(&p.schema)))
             && description_of(&p.schema).is_some_and(|d| UNIQUE_FIELD.is_match(d))
     };
     if let Some(p) = props.iter().filter(writable).find(unique) {
@@ -1428,6 +1447,25 @@ pub fn short(description: &str) -> &str {
         Some((at, _)) => &description[..at],
         None => description,
     }
+}
+
+/// Whether an optional field's description says the server makes a value when the client sends
+/// none (Stripe's promotion `code`, "If left blank, we will generate one automatically"): a
+/// client that leaves it out names nothing, and a retry gets a second one.
+fn made_when_omitted(schema: &At<'_>) -> bool {
+    static MADE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?ix)\b(
+                (if|when)\ (it\ is\ |it's\ )?(left\ blank|blank|omitted|empty|absent|missing|unset
+                  |not\ (provided|specified|set|given|supplied|sent|included))\b[^.]{0,60}
+                  \b(generat|assign|creat|default|pick|choose)
+              | (auto|automatically|randomly|server)[-\ ]?generated
+              | (is|are|will\ be)\ generated\ (if|when|unless|by\ default)
+            )",
+        )
+        .expect("valid regex")
+    });
+    description_of(schema).is_some_and(|d| MADE.is_match(short(d)))
 }
 
 /// Whether a name's description says a missing one is made (Intercom's "The name of the tag,

@@ -306,7 +306,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                     ),
                     // As `missing-idempotency-key` judges it: a switch repeated with the same
                     // request stays where it is, unless a repeat is documented as refused.
-                    None if crate::vocabulary::TOGGLE_VERBS.contains(&verb.as_str())
+                    None if crate::classify::is_switch(op, &verb)
                         && crate::rules::only_identifies_or_bodiless(bundle, op) =>
                     {
                         (

@@ -163,6 +163,7 @@ pub const TRANSITION_VERBS: &[&str] = &[
     "finalize",
     "complete",
     "restore",
+    "undelete",
     "revoke",
     "block",
     "unblock",
@@ -271,7 +272,6 @@ pub const TOGGLE_VERBS: &[&str] = &[
     "unfollow",
     "archive",
     "unarchive",
-    "publish",
     "unpublish",
 ];
 
@@ -534,3 +534,20 @@ pub const MONEY_OBJECTS: &[&str] = &[
 pub const PREPOSITIONS: &[&str] = &[
     "for", "to", "from", "of", "in", "on", "with", "by", "at", "into", "using", "via",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A switch is judged only where a transition was found: a switch verb that is no
+    /// transition verb would never be consulted.
+    #[test]
+    fn every_switch_is_a_transition() {
+        for verb in TOGGLE_VERBS {
+            assert!(
+                TRANSITION_VERBS.contains(verb),
+                "`{verb}` is a switch but no transition verb"
+            );
+        }
+    }
+}

@@ -490,3 +490,22 @@ fn a_suppression_spelled_with_escapes_still_silences() {
     );
     assert!(out.contains("1 suppressed"), "{out}");
 }
+
+#[test]
+fn a_suppression_key_split_by_an_escaped_line_break_still_silences() {
+    // A double-quoted YAML key continued on the next line with `\` joins its halves with nothing
+    // between: the text never spells the extension, the key does.
+    let dir = project(None);
+    let spec = SPEC.replace(
+        "  /legacy/carts:\n    post:\n",
+        "  /legacy/carts:\n    post:\n      ? \"x-idemlint-\\\n        ignore\"\n      : {missing-idempotency-key: carts are throwaway}\n",
+    );
+    assert!(!spec.contains("x-idemlint-ignore"));
+    std::fs::write(dir.path().join("api.yaml"), spec).unwrap();
+    let (_, out, _) = run(&dir, &[]);
+    assert!(
+        !rules_in(&out).contains(&"missing-idempotency-key".to_string()),
+        "{out}"
+    );
+    assert!(out.contains("1 suppressed"), "{out}");
+}

@@ -161,9 +161,13 @@ fn adyen_answers_agree_with_the_spec() {
         "{apple}"
     );
     assert!(
-        md.contains("- **0 of 18** operations whose duplicates matter are protected (a required key or If-Match); 17 more take an optional key."),
+        md.contains("- **0 of 17** operations whose duplicates matter are protected (a required key or If-Match); 16 more take an optional key."),
         "{md}"
     );
+    // It forwards stored card details to a third party's `baseUrl`: what a repeat does is the
+    // target's.
+    let forward = row(&md, "POST /forward");
+    assert!(forward.contains("passes the request through"), "{forward}");
     let get = row(&md, "GET /paymentLinks/{linkId}");
     assert!(get.contains("✅ safe method"), "{get}");
     assert!(

@@ -114,7 +114,15 @@ fn a_503_is_skipped_only_when_it_names_a_state() {
 "
         ))
     };
-    assert!(findings(&with_503("Node is not part of a swarm")).is_empty());
+    for state in [
+        "Node is not part of a swarm",
+        "Node isn't part of a swarm",
+        "Node is no longer part of a swarm",
+        "Node is not currently part of a swarm",
+        "Node is already part of a swarm",
+    ] {
+        assert!(findings(&with_503(state)).is_empty(), "{state}");
+    }
     let list = findings(&with_503(
         "Unavailable as part of a scheduled maintenance window",
     ));

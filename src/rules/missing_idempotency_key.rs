@@ -117,7 +117,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         // where it is; unless the spec says a repeat is refused, there is nothing to report.
         if target_only
             && repeat.is_none()
-            && matches!(&effect, Effect::Transitions(v) if crate::vocabulary::TOGGLE_VERBS.contains(&v.as_str()))
+            && matches!(&effect, Effect::Transitions(v) if crate::classify::is_switch(op, v))
         {
             continue;
         }
@@ -357,7 +357,34 @@ fn generation(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> Option<Str
     };
     let under_ai = op.path.split('/').any(|s| s.eq_ignore_ascii_case("ai"));
     let model = has(&["model"]).or_else(|| under_ai.then(|| has(&["aiagent"])).flatten())?;
-    has(&["prompt", "messages", "input", "items", "file", "image"])?;
+    // What only a model reads (a prompt, chat messages, an input), or a file, an image or items
+    // at a path that names what a model does (`/audio/transcriptions`, `/images/variations`,
+    // `/ai/extract`): a 3D print's `model` and `file`, an order's car `model` and `items`, are
+    // creates.
+    let model_work = || {
+        under_ai
+            || crate::heuristics::words(op.path).iter().any(|w| {
+                matches!(
+                    crate::classify::base_verb(w).as_str(),
+                    "embedding"
+                        | "moderation"
+                        | "transcription"
+                        | "translation"
+                        | "completion"
+                        | "generation"
+                        | "variation"
+                        | "edit"
+                        | "speech"
+                        | "extract"
+                        | "inference"
+                )
+            })
+    };
+    if has(&["prompt", "messages", "input"]).is_none()
+        && !(has(&["items", "file", "image"]).is_some() && model_work())
+    {
+        return None;
+    }
     Some(model)
 }
 

@@ -105,10 +105,17 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
 fn names_a_state(description: &str) -> bool {
     let w = crate::heuristics::words(crate::idempotency::short(description));
     let pair = |a: &str, b: &str| w.windows(2).any(|x| x[0] == a && x[1] == b);
-    // Membership ("not part of", "already part of"), not "unavailable as part of a scheduled
-    // maintenance window".
-    let membership = w
-        .windows(3)
-        .any(|x| matches!(x[0].as_str(), "not" | "already") && x[1] == "part" && x[2] == "of");
+    // Membership ("not part of", "isn't part of", "no longer part of", "is not currently part
+    // of", "already part of"), not "unavailable as part of a scheduled maintenance window".
+    let membership = w.windows(2).enumerate().any(|(i, x)| {
+        x[0] == "part"
+            && x[1] == "of"
+            && w[i.saturating_sub(2)..i].iter().any(|n| {
+                matches!(
+                    n.as_str(),
+                    "not" | "already" | "longer" | "isn" | "t" | "nt"
+                )
+            })
+    });
     membership || pair("timed", "out") || pair("not", "running") || pair("not", "initialized")
 }

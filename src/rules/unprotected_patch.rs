@@ -101,15 +101,55 @@ pub fn harmless_retry(
                 .all(|m| media_essence(m.media_type) == "application/merge-patch+json")
     });
     // (A retried `remove` of a member fails, as its target must exist (RFC 6902 §4.2), rather
-    // than removing twice. Only an array index would shift, and reviewers of real specs judged
-    // a patch of attributes, Okta's app group profile, harmless.)
+    // than removing twice: a patch of attributes, Okta's app group profile, is harmless. An
+    // array index shifts, though: `remove /tracks/0` retried takes the next track, so `remove`
+    // counts as safe only where the resource the PATCH answers with holds no list.)
     let safe_json_patch = super::json_patch_without_precondition::allowed_ops(bundle, op)
         .is_some_and(|ops| {
-            ops.iter()
-                .all(|o| matches!(o.as_str(), "replace" | "remove" | "test"))
+            ops.iter().all(|o| matches!(o.as_str(), "replace" | "test"))
+                || (ops
+                    .iter()
+                    .all(|o| matches!(o.as_str(), "replace" | "remove" | "test"))
+                    && !answers_with_a_list(bundle, op))
         });
     (merge_patch_only || safe_json_patch || sets_fields(bundle, op))
         .then_some("its body sets absolute values, which a retry sets again")
+}
+
+/// Whether a success response of `op` is an object with a list in it, at its top or one level
+/// down (a playlist's `tracks`): what a JSON Patch may address by index.
+fn answers_with_a_list(bundle: &crate::resolve::Bundle, op: &crate::model::Operation<'_>) -> bool {
+    use crate::source::Node;
+    let is_list = |s: crate::resolve::At<'_>| {
+        let s = bundle.deref(s);
+        s.node.get("type").and_then(Node::as_str) == Some("array") || s.node.get("items").is_some()
+    };
+    let schemas = op
+        .responses
+        .iter()
+        .filter(|r| r.status.starts_with('2'))
+        .flat_map(|r| {
+            let mut found: Vec<crate::resolve::At<'_>> = r.node.get("schema").into_iter().collect();
+            if let Some(content) = r.node.get("content").map(|c| bundle.deref(c)) {
+                for e in content.node.entries() {
+                    if let Some(s) = bundle.deref(content.with(&e.value)).get("schema") {
+                        found.push(s);
+                    }
+                }
+            }
+            found
+        });
+    schemas.into_iter().any(|schema| {
+        let mut top = Vec::new();
+        crate::idempotency::schema_properties(bundle, schema, 0, &mut top);
+        top.iter().any(|p| {
+            is_list(p.schema) || {
+                let mut inner = Vec::new();
+                crate::idempotency::schema_properties(bundle, p.schema, 1, &mut inner);
+                inner.iter().any(|q| is_list(q.schema))
+            }
+        })
+    })
 }
 
 /// Whether the PATCH body can set nothing: every property is `readOnly`, or the schema is an
