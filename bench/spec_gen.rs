@@ -57,6 +57,8 @@ pub fn yaml(target_bytes: usize) -> String {
                 type: array
                 items:
                   $ref: '#/components/schemas/Resource'
+        '400':
+          description: The limit is out of range
   /resources{i}/{{id}}:
     patch:
       operationId: updateResource{i}
@@ -160,7 +162,8 @@ pub fn json(target_bytes: usize) -> String {
                 "summary": format!("List resources of kind {i}"),
                 "parameters": [{"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 100}}],
                 "responses": {"200": {"description": "A page of resources", "content": {"application/json":
-                    {"schema": {"type": "array", "items": resource("schemas/Resource")}}}}}
+                    {"schema": {"type": "array", "items": resource("schemas/Resource")}}}},
+                    "400": {"description": "The limit is out of range"}}
             }
         });
         let item = json!({

@@ -86,10 +86,11 @@ pub struct Diagnostic {
     /// turned off there, this finding is left out. Shadowing is judged by the filter, after
     /// selection and levels, so turning the stronger rule off brings the weaker one back.
     pub shadowed_by: &'static [&'static str],
-    /// One of the same gap on every operation of an API (no operation declares a 4xx): the
-    /// engine reports the first of them it keeps, after suppressions and levels, and counts the
-    /// others in its message. A suppression on one operation then silences that one only.
-    pub shared_gap: bool,
+    /// One of the same gap on every operation of an API, and what no operation of it declares
+    /// (`a 4xx response`, `a 409 response`): the engine reports the first of them it keeps,
+    /// after suppressions and levels, and counts the others in its message. A suppression on
+    /// one operation then silences that one only.
+    pub shared_gap: Option<String>,
 }
 
 impl Diagnostic {

@@ -745,12 +745,17 @@ fn lint_bundle<'b>(
         // and one for all that are silenced.
         let mut shown_gap = Vec::new();
         let mut silenced_gap = Vec::new();
+        // (What no operation declares: one phrase for all of a rule's marked findings.)
+        let mut gap = String::new();
         for d in diagnostics.drain(..) {
             if !d.shadowed_by.is_empty() && d.operation_key.is_some() {
                 waiting.push(d);
                 continue;
             }
-            let shared = d.shared_gap;
+            let shared = d.shared_gap.is_some();
+            if let Some(what) = &d.shared_gap {
+                gap.clone_from(what);
+            }
             match keep(d, &mut resolving, &mut reported) {
                 Some(Kept::Shown(f)) if shared => shown_gap.push(f),
                 Some(Kept::Shown(f)) => result.findings.push(f),
@@ -759,10 +764,10 @@ fn lint_bundle<'b>(
                 None => {}
             }
         }
-        if let Some(f) = one_for_the_gap(shown_gap, |f| f) {
+        if let Some(f) = one_for_the_gap(shown_gap, &gap, |f| f) {
             result.findings.push(f);
         }
-        if let Some(s) = one_for_the_gap(silenced_gap, |s| &mut s.finding) {
+        if let Some(s) = one_for_the_gap(silenced_gap, &gap, |s| &mut s.finding) {
             result.suppressed.push(s);
         }
     });
@@ -794,8 +799,12 @@ fn lint_bundle<'b>(
 
 /// The one finding that stands for a gap the whole API shares ([`Diagnostic::shared_gap`]): the
 /// first of the most severe (a per-path level may have raised or lowered some), its message
-/// counting the others.
-fn one_for_the_gap<T>(mut all: Vec<T>, finding: impl Fn(&mut T) -> &mut Finding) -> Option<T> {
+/// counting the others and naming what no operation declares (`what`).
+fn one_for_the_gap<T>(
+    mut all: Vec<T>,
+    what: &str,
+    finding: impl Fn(&mut T) -> &mut Finding,
+) -> Option<T> {
     let others = all.len().checked_sub(1)?;
     let mut at = 0;
     for i in 1..all.len() {
@@ -808,7 +817,7 @@ fn one_for_the_gap<T>(mut all: Vec<T>, finding: impl Fn(&mut T) -> &mut Finding)
     if others > 0 {
         finding(&mut one)
             .message
-            .push_str(&crate::rules::shared_gap_note(others));
+            .push_str(&crate::rules::shared_gap_note(what, others));
     }
     Some(one)
 }

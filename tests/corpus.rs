@@ -246,13 +246,25 @@ fn adyen_keys_declared_through_component_refs_are_recognised() {
     );
     // ... and so each of them is checked for a 409, except the five that only read (their
     // summaries open with "Get": /paymentMethods, /cardDetails, /applePay/sessions, ...) and
-    // /forward, which passes stored card details through to a third party's `baseUrl`.
-    let conflict: Vec<&str> = findings
+    // /forward, which passes stored card details through to a third party's `baseUrl`. No
+    // operation of Adyen's declares a 409: the 16 gaps are one of the API's, reported once.
+    let conflicts: Vec<&Finding> = findings
         .iter()
         .filter(|f| f.rule == "missing-conflict-response")
+        .collect();
+    assert_eq!(conflicts.len(), 1, "{conflicts:#?}");
+    assert!(
+        conflicts[0].message.ends_with(
+            " (no operation of this API declares a 409 response; 15 other keyed operations lack \
+             it too)"
+        ),
+        "{}",
+        conflicts[0].message
+    );
+    let conflict: Vec<&str> = conflicts
+        .iter()
         .map(|f| f.operation.as_ref().unwrap().path.as_str())
         .collect();
-    assert_eq!(conflict.len(), 16, "{conflict:?}");
     for read in [
         "/forward",
         "/paymentMethods",

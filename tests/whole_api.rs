@@ -1,5 +1,6 @@
 //! What an operation's or a whole API's shape does to findings: a finding on an operation
-//! marked `deprecated: true` is an info, and in an API that declares no 4xx response anywhere
+//! marked `deprecated: true` is an info, and in an API that declares no 4xx response anywhere,
+//! or never the status a rule asks for,
 //! the response-contract rules report their gap once.
 
 use assert_cmd::Command;
@@ -36,7 +37,8 @@ fn findings(spec: &str) -> Vec<(String, String, String, String)> {
 /// Three pairs of operations, each the same under `/v1` (deprecated) and `/v2`: an unkeyed POST
 /// that moves money (an error), a PATCH of an undescribed body (a warning), and a POST that moves
 /// money with an optional key and no 409 (an error and a warning). Keys are documented as kept
-/// for 24 hours, so no finding is about the key they share.
+/// for 24 hours, so no finding is about the key they share; the API declares a 409 and a 422
+/// (on `/v2/charges`), so a payout's lack of them is its own gap, not the API's.
 const DEPRECATED: &str = "\
 openapi: 3.0.3
 info: {title: Deprecated, version: '1'}
@@ -52,7 +54,7 @@ paths:
       deprecated: false
       summary: Charge a card
       requestBody: {$ref: '#/components/requestBodies/Money'}
-      responses: {'201': {description: Created}}
+      responses: {'201': {description: Created}, '409': {description: Conflict}, '422': {description: Unprocessable}}
   /v1/customers/{id}:
     patch:
       deprecated: true
@@ -238,13 +240,34 @@ fn an_api_without_4xx_responses_has_each_response_gap_reported_once() {
     assert_eq!(response_gaps(&no_4xx("")), expected(1));
     assert_eq!(response_gaps(&no_4xx(refunds)), expected(2));
 
-    // One 4xx anywhere (a 401 on the GET) and every keyed operation is told of its own gaps.
+    // One 4xx anywhere (a 401 on the GET), but no 409, 422 or 400 anywhere: each gap is still
+    // the API's, one to fix once, named by its status.
     let with_401 = no_4xx(refunds).replacen(
         "    get:\n      responses: {'200': {description: Success}}",
         "    get:\n      responses: {'200': {description: Success}, '401': {description: No}}",
         1,
     );
     let gaps = response_gaps(&with_401);
+    assert_eq!(gaps.len(), 3, "{gaps:#?}");
+    for (gap, status) in gaps.iter().zip(["409", "422", "400"]) {
+        assert_eq!(gap.1, "/v2/payments", "{gaps:#?}");
+        assert!(
+            gap.2.ends_with(&format!(
+                " (no operation of this API declares a {status} response; 2 other keyed \
+                 operations lack it too)"
+            )),
+            "{gaps:#?}"
+        );
+    }
+
+    // Each status declared somewhere (on the GET): every keyed operation is told of its own gaps.
+    let with_each = no_4xx(refunds).replacen(
+        "    get:\n      responses: {'200': {description: Success}}",
+        "    get:\n      responses: {'200': {description: Success}, '400': {description: Bad}, \
+         '409': {description: Conflict}, '422': {description: Unprocessable}}",
+        1,
+    );
+    let gaps = response_gaps(&with_each);
     for rule in RESPONSE_RULES {
         let paths: Vec<&str> = gaps
             .iter()
@@ -257,7 +280,11 @@ fn an_api_without_4xx_responses_has_each_response_gap_reported_once() {
             "{rule}: {gaps:#?}"
         );
     }
-    assert!(gaps.iter().all(|g| !g.2.contains("4xx")), "{gaps:#?}");
+    assert!(
+        gaps.iter()
+            .all(|g| !g.2.contains("no operation of this API")),
+        "{gaps:#?}"
+    );
 }
 
 #[test]

@@ -76,7 +76,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             ),
         );
     }
-    cx.once_if_no_client_errors(found, out);
+    cx.once_if_undeclared("409", found, out);
 }
 
 /// Whether two concurrent copies of `op` can do no harm: an update of one resource sets the same

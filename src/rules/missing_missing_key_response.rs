@@ -56,5 +56,5 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             ),
         );
     }
-    cx.once_if_no_client_errors(found, out);
+    cx.once_if_undeclared("400", found, out);
 }

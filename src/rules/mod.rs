@@ -105,6 +105,8 @@ pub struct Context<'a> {
     relative: Vec<OnceLock<Option<crate::heuristics::Evidence>>>,
     /// Whether any operation declares a 4xx response (Square's declare only 200).
     pub declares_client_errors: bool,
+    /// Every response status some operation declares.
+    declared_statuses: std::collections::HashSet<&'a str>,
     /// The method keys of the operations marked `deprecated: true`.
     deprecated: std::collections::HashSet<Location>,
 }
@@ -126,6 +128,11 @@ impl<'a> Context<'a> {
             .operations
             .iter()
             .any(|op| op.responses.iter().any(|r| r.status.starts_with('4')));
+        let declared_statuses = api
+            .operations
+            .iter()
+            .flat_map(|op| op.responses.iter().map(|r| r.status))
+            .collect();
         let deprecated = api
             .operations
             .iter()
@@ -139,6 +146,7 @@ impl<'a> Context<'a> {
             carriers,
             matters,
             declares_client_errors,
+            declared_statuses,
             deprecated,
             money: (0..n).map(|_| OnceLock::new()).collect(),
             relative: (0..n).map(|_| OnceLock::new()).collect(),
@@ -215,7 +223,7 @@ impl<'a> Context<'a> {
             "retry-after-missing",
             "retry-after-schema",
         ];
-        let shared = SHARED.contains(&d.rule) || d.shared_gap;
+        let shared = SHARED.contains(&d.rule) || d.shared_gap.is_some();
         if !shared
             && d.operation_key
                 .is_some_and(|k| self.deprecated.contains(&k))
@@ -226,12 +234,29 @@ impl<'a> Context<'a> {
     }
 
     /// A response-contract rule's findings, as one: in an API that declares no 4xx response on
-    /// any operation (Square answers only 200 in its spec), the same gap on every keyed
-    /// operation is one gap of the API. They are marked so; the engine keeps the first one that
-    /// is not suppressed or turned off, and says how many share it ([`shared_gap_note`]).
-    pub fn once_if_no_client_errors(&self, mut found: Vec<Diagnostic>, out: &mut Vec<Diagnostic>) {
-        if !self.declares_client_errors && found.len() >= 2 {
-            found.iter_mut().for_each(|d| d.shared_gap = true);
+    /// any operation (Square answers only 200 in its spec), or never declares the `status` the
+    /// rule asks for (Xero declares 400s but no 422 anywhere), the same gap on every keyed
+    /// operation is one gap of the API, fixed once. They are marked so; the engine keeps the
+    /// first one that is not suppressed or turned off, and says how many share it
+    /// ([`shared_gap_note`]). An API that declares the status somewhere and not here has a gap
+    /// of this operation's, reported on it.
+    pub fn once_if_undeclared(
+        &self,
+        status: &str,
+        mut found: Vec<Diagnostic>,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let gap = if !self.declares_client_errors {
+            Some("a 4xx response".to_string())
+        } else if !self.declared_statuses.contains(status) {
+            Some(format!("a {status} response"))
+        } else {
+            None
+        };
+        if let Some(gap) = gap.filter(|_| found.len() >= 2) {
+            found
+                .iter_mut()
+                .for_each(|d| d.shared_gap = Some(gap.clone()));
         }
         out.append(&mut found);
     }
@@ -249,16 +274,16 @@ impl<'a> Context<'a> {
             labels: Vec::new(),
             help: None,
             shadowed_by: &[],
-            shared_gap: false,
+            shared_gap: None,
         }
     }
 }
 
 /// What the finding kept of a shared gap ([`Diagnostic::shared_gap`]) adds to its message, when
 /// `others` findings of it were kept too.
-pub fn shared_gap_note(others: usize) -> String {
+pub fn shared_gap_note(what: &str, others: usize) -> String {
     format!(
-        " (no operation of this API declares a 4xx response; {others} other keyed operation{} \
+        " (no operation of this API declares {what}; {others} other keyed operation{} \
          lack{} it too)",
         if others == 1 { "" } else { "s" },
         if others == 1 { "s" } else { "" },
