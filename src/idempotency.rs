@@ -285,25 +285,28 @@ pub fn delivery_ids<'a>(bundle: &'a Bundle, op: &'a Operation<'a>) -> Vec<KeyCar
                 };
                 // Not `webhook_id`: in a body that names the subscription ("the id of the
                 // webhook that caused the callback"), the same for every delivery.
+                // (Or its key: Figma's `file_key` of `fileDelete`.)
                 let of_the_event = || {
-                    name.strip_suffix("id").is_some_and(|noun| {
-                        !noun.is_empty() && event_words.iter().any(|w| w == noun)
-                    }) && p.required
-                };
-                // The required `id` of what a creation event announces (the OpenAPI example's
-                // `newPet` sends the new Pet): one event per thing made.
-                let made = || {
-                    p.required
-                        && event_words.iter().any(|w| {
-                            matches!(
-                                w.as_str(),
-                                "new" | "created" | "added" | "deleted" | "removed"
-                            )
+                    name.strip_suffix("id")
+                        .or_else(|| name.strip_suffix("key"))
+                        .is_some_and(|noun| {
+                            !noun.is_empty() && event_words.iter().any(|w| w == noun)
                         })
+                        && p.required
                 };
+                // What a creation or deletion event announces happens once to its thing (the
+                // OpenAPI example's `newPet` sends the new Pet, Figma's `fileDelete` the deleted
+                // file's key): the thing's required id is one event's.
+                let once_per_thing = event_words.iter().any(|w| {
+                    matches!(
+                        w.as_str(),
+                        "new" | "created" | "create" | "added" | "deleted" | "delete" | "removed"
+                    )
+                });
+                let made = || p.required && once_per_thing;
                 matches!(name.as_str(), "eventid" | "deliveryid")
                     || (name == "id" && (unique() || made()))
-                    || (of_the_event() && unique())
+                    || (of_the_event() && (unique() || once_per_thing))
             })
             .map(KeyCarrier::BodyField),
     );
