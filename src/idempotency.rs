@@ -1022,6 +1022,15 @@ static IDEMPOTENT_BY_DESIGN: std::sync::LazyLock<regex::Regex> = std::sync::Lazy
     .expect("valid regex")
 });
 
+/// Wording that what is made may not overlap another of its kind (a timecard, a booking, a
+/// shift): one made again by a retry overlaps the first.
+static OVERLAP: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\b(?:overlaps?|overlapping)\s+(?:with\s+)?(?:another|an?\s+existing|existing|any\s+other)\s+`?(?-u:\w)+`?",
+    )
+    .expect("valid regex")
+});
+
 /// An operation's wording that what it makes must be unique by a value the client sends.
 static UNIQUE_PROSE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
@@ -1123,7 +1132,26 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>, harms_twice: bool) -> Op
             .flatten()
         };
         let unique_said = || lower.contains("unique").then(unique).flatten();
-        if let Some(m) = by_design().or_else(unique_said) {
+        // "An attempt to create a new `Timecard` can result in a `BAD_REQUEST` error when … the
+        // `start_at` or `end_at` date overlaps another timecard for the same team member"
+        // (Square): a retry overlaps the first, and is refused.
+        let overlap_refused = || {
+            (lower.contains("overlap")
+                && [
+                    "error",
+                    "reject",
+                    "refuse",
+                    "fail",
+                    "bad_request",
+                    "conflict",
+                    "not allowed",
+                ]
+                .iter()
+                .any(|w| lower.contains(w)))
+            .then(|| OVERLAP.find(text))
+            .flatten()
+        };
+        if let Some(m) = by_design().or_else(unique_said).or_else(overlap_refused) {
             return Some(format!("its {key}: \"{}\"", m.as_str()));
         }
     }
