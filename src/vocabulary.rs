@@ -164,6 +164,8 @@ pub const TRANSITION_VERBS: &[&str] = &[
     "complete",
     "restore",
     "undelete",
+    // Opting in or out of something (Okta's "Opt in to Okta user communication emails").
+    "opt",
     "revoke",
     "block",
     "unblock",
@@ -234,6 +236,9 @@ pub const INSTANCE_TRANSITION_VERBS: &[&str] = &[
     // Stripe's `/payment_methods/{pm}/attach`: to one customer at most; Unit's
     // `/cards/{cardId}/report-lost`.
     "attach",
+    // A subscription to one thing the path names (Okta's
+    // `/subscriptions/{notificationType}/subscribe`): subscribed or not.
+    "subscribe",
     "report",
     // Unit's `/received-payments/{paymentId}/reprocess`: that one payment, once; a check
     // payment's `return`.
@@ -273,6 +278,9 @@ pub const TOGGLE_VERBS: &[&str] = &[
     "archive",
     "unarchive",
     "unpublish",
+    "opt",
+    "subscribe",
+    "unsubscribe",
 ];
 
 /// Words that say an operation may create, even beside an update (`updateOrCreateInvoices`).
@@ -545,7 +553,7 @@ mod tests {
     fn every_switch_is_a_transition() {
         for verb in TOGGLE_VERBS {
             assert!(
-                TRANSITION_VERBS.contains(verb),
+                TRANSITION_VERBS.contains(verb) || INSTANCE_TRANSITION_VERBS.contains(verb),
                 "`{verb}` is a switch but no transition verb"
             );
         }
