@@ -1003,7 +1003,7 @@ fn path_parameters(path: &str) -> impl Iterator<Item = &str> {
 
 /// The last path segment that is not a parameter: `search` of `/payments/search`, `proxy` of
 /// `/pods/{name}/proxy/{path}`.
-fn last_literal_segment(path: &str) -> &str {
+pub fn last_literal_segment(path: &str) -> &str {
     // Some specs tell operations apart by a query in the path key (`/responses?beta=true`).
     let path = path.split('?').next().unwrap_or(path);
     path.rsplit('/')

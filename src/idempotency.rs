@@ -980,9 +980,10 @@ fn money_amount(bundle: &Bundle, props: &[Property<'_>]) -> Option<String> {
 
 /// Wording of a natural key that refuses a second create: "names must be unique", "a webhook
 /// with this URL already exists".
+// (Words may be split across lines: `\s+`, not a space.)
 static NATURAL_KEY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\b(must\ be\ unique|is\ not\ unique|unique\ (across|within|per|among)|already\ exists?|already\s+(taken|in\s+use|registered|present|part\s+of|a\s+member|mapped|associated|connected|installed|enrolled|reserved)|name[\ _]in[\ _]use|conflicts?\ with\ (?:an?\ )?existing|duplicate\ (name|email|entry|resource))\b",
+        r"(?i)\b(must\s+be\s+unique|is\s+not\s+unique|unique\s+(across|within|per|among)|already\s+exists?|already\s+(taken|in\s+use|registered|present|part\s+of|a\s+member|mapped|associated|connected|installed|enrolled|reserved)|name[\s_]in[\s_]use|conflicts?\s+with\s+(?:an?\s+)?existing|duplicate\s+(name|email|entry|resource))\b",
     )
     .expect("valid regex")
 });
@@ -990,7 +991,7 @@ static NATURAL_KEY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new
 /// A property's description that says its value must be unique (not "is not unique").
 static UNIQUE_FIELD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\b(must\ be\ unique|(?:is|are|'s)\ unique\ (across|within|per|among))\b|^\s*(?:an?\s+|the\s+)?unique\s+(?:name|title|slug|handle|label|login|username|reference|code|key)\b",
+        r"(?i)\b(must\s+be\s+unique|(?:is|are|'s)\s+unique\s+(across|within|per|among))\b|^\s*(?:an?\s+|the\s+)?unique\s+(?:name|title|slug|handle|label|login|username|reference|code|key)\b",
     )
     .expect("valid regex")
 });
@@ -1229,6 +1230,19 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>, harms_twice: bool) -> Op
     {
         return Some(format!("the {} response's example", r.status));
     }
+    // An error code the spec lists for the call that says the thing is already there (Slack's
+    // `already_reacted` of `reactions.add`, `already_in_channel`, a `NAME_TAKEN`), on a call that
+    // makes or joins something: a repeat is refused. (On a transition, "already archived"
+    // answers a repeat, which `missing-idempotency-key` reports as such.)
+    if !harms_twice
+        && let Some(code) = duplicate_error_code(bundle, op)
+        && matches!(
+            crate::classify::effect(op),
+            crate::classify::Effect::Creates | crate::classify::Effect::JoinsSet(_)
+        )
+    {
+        return Some(format!("the error code `{code}` it lists"));
+    }
     // A success that answers a repeat beside the one that answers a create: GitHub's 200
     // "Reaction exists" beside 201 "Reaction created", 204 "Response when already merged".
     let created = op.responses.iter().any(|r| r.status == "201");
@@ -1370,6 +1384,62 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>, harms_twice: bool) -> Op
         schema_properties(bundle, outer.schema, 0, &mut inner);
         if let Some(p) = inner.iter().filter(writable).find(unique) {
             return Some(format!("the unique `{}.{}`", outer.name, p.name));
+        }
+    }
+    None
+}
+
+/// An error code an error response of `op` lists (an `enum` of its `error`, `code` or
+/// `error_code`) that says what the call makes is already there: `already_reacted`,
+/// `ALREADY_EXISTS`, `name_taken`, `duplicate_name`. Not one of a request in progress
+/// (`already_processing`), nor of something missing (`does_not_exist`). The enum must be the
+/// operation's own, written in it as Slack writes each method's errors: a list shared through
+/// a `$ref` (Formance's `V2ErrorsEnum`) holds every code of the API, not what this call
+/// answers.
+fn duplicate_error_code(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
+    let says = |code: &str| {
+        let w = words(code);
+        !w.iter().any(|x| x == "not" || x == "no")
+            && !speaks_of_progress(&w)
+            && w.iter().any(|x| {
+                matches!(
+                    x.as_str(),
+                    "already" | "duplicate" | "duplicated" | "exists" | "taken"
+                )
+            })
+    };
+    for r in op
+        .responses
+        .iter()
+        .filter(|r| r.status.starts_with('4') || r.status == "default")
+    {
+        let mut schemas: Vec<At<'_>> = r.node.get("schema").into_iter().collect();
+        if let Some(content) = r.node.get("content").map(|c| bundle.deref(c)) {
+            for e in content.node.entries() {
+                schemas.extend(bundle.deref(content.with(&e.value)).get("schema"));
+            }
+        }
+        for schema in schemas {
+            let mut props = Vec::new();
+            schema_properties(bundle, schema, 0, &mut props);
+            for p in props.iter().filter(|p| {
+                matches!(
+                    squash(p.name).as_str(),
+                    "error" | "code" | "errorcode" | "type"
+                ) && op.owns(p.schema.location())
+            }) {
+                if let Some(code) = p
+                    .schema
+                    .node
+                    .get("enum")
+                    .into_iter()
+                    .flat_map(Node::items)
+                    .filter_map(Node::as_str)
+                    .find(|c| says(c))
+                {
+                    return Some(code.to_string());
+                }
+            }
         }
     }
     None

@@ -430,7 +430,7 @@ fn links(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
                 ),
             };
             let props = crate::idempotency::body_properties(bundle, op);
-            under_instance
+            (under_instance
                 && !singular.is_empty()
                 && plural
                 && props.iter().any(|p| {
@@ -442,9 +442,61 @@ fn links(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
                         || name == "id"
                         || ids_of(p).is_some_and(|what| singular.ends_with(&what))
                 })
-                && only_ids(bundle, op)
+                && only_ids(bundle, op))
+                || (!under_instance && only_references(bundle, op))
         }
     }
+}
+
+/// Whether a body only refers to things that exist, two or more of them, and so makes a link
+/// between them (Box's "Assign storage policy", `{storage_policy: {type, id}, assigned_to:
+/// {type, id}}`; a segment restriction between two segments): each field an id, a list of
+/// ids, a reference object of an `id` with at most its `type` or `login`, or a one-value
+/// discriminator (`type: [segment_restriction]`). A role, a date or any content makes more than
+/// a link.
+fn only_references(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
+    let props = crate::idempotency::body_properties(bundle, op);
+    let reference = |p: &crate::idempotency::Property<'_>| {
+        let name = crate::idempotency::squash(p.name);
+        if name.ends_with("id") || name.ends_with("ids") {
+            return true;
+        }
+        let mut inner = Vec::new();
+        crate::idempotency::schema_properties(bundle, p.schema, 1, &mut inner);
+        inner.iter().any(|q| q.name == "id")
+            && inner
+                .iter()
+                .all(|q| matches!(q.name, "id" | "type" | "login"))
+    };
+    let discriminator = |p: &crate::idempotency::Property<'_>| {
+        p.schema
+            .node
+            .get("enum")
+            .is_some_and(|e| e.items().len() == 1)
+    };
+    // What is made is a link by name: an assignment, a membership, … or by its verb ("Assign
+    // storage policy"); Square's `bulk-swap-plan` of ids swaps plans.
+    let a_link = || {
+        let noun = crate::heuristics::words(crate::classify::last_literal_segment(op.path))
+            .pop()
+            .unwrap_or_default();
+        matches!(
+            crate::classify::base_verb(&noun).as_str(),
+            "assignment"
+                | "membership"
+                | "association"
+                | "restriction"
+                | "binding"
+                | "link"
+                | "relation"
+                | "relationship"
+                | "mapping"
+        ) || crate::classify::head_verbs(op)
+            .iter()
+            .any(|h| matches!(h.as_str(), "assign" | "link" | "associate" | "attach"))
+    };
+    let references = props.iter().filter(|p| reference(p)).count();
+    references >= 2 && props.iter().all(|p| reference(p) || discriminator(p)) && a_link()
 }
 
 /// The carrier most operations use (the first met on a tie), so the advice matches the API.
