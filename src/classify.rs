@@ -78,12 +78,14 @@ static NOT_STORED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(
 
 /// Wording that says what a POST makes does not last, so a duplicate is left to expire:
 /// "Creates a short-lived API key", "An Upload … expires after an hour after you create it",
-/// "Creates a single-use token" (Stripe's tokens: one left unused is never charged).
+/// "Creates a single-use token" (Stripe's tokens: one left unused is never charged), Square's
+/// "one-time-use codes [that] expire 60 minutes after being issued".
 static SHORT_LIVED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
         r"(?ix)\b(
-            short[-\ ]lived | ephemeral | single[-\ ]use\ tokens?
+            short[-\ ]lived | ephemeral | single[-\ ]use\ tokens? | one[-\ ]time[-\ ]use\ codes?
           | expires?\ (after|in|within)\ (an?|one|a\ few|[0-9]+)\ (seconds?|minutes?|hours?)
+          | expires?\ (an?|one|a\ few|[0-9]+)\ (seconds?|minutes?|hours?)\ after
         )\b",
     )
     .expect("valid regex")
@@ -545,12 +547,14 @@ fn creates(op: &Operation<'_>) -> Effect {
         let makes_tokens = || {
             words(last_literal_segment(op.path))
                 .last()
-                .is_some_and(|w| w == "token" || w == "tokens")
+                .is_some_and(|w| matches!(w.as_str(), "token" | "tokens" | "code" | "codes"))
         };
         let of_the_thing = text.split(['.', ';']).find_map(|sentence| {
             let lower = sentence.to_ascii_lowercase();
             let m = SHORT_LIVED.find(sentence)?;
-            let token = m.as_str().to_ascii_lowercase().contains("token");
+            let token = ["token", "code"]
+                .iter()
+                .any(|t| m.as_str().to_ascii_lowercase().contains(t));
             let made = || {
                 words(&sentence[..m.start()]).iter().any(|w| {
                     matches!(

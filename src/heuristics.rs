@@ -200,6 +200,7 @@ mod tests {
             "adjustment_reason",
             "hasChanges",
             "changeDate",
+            "adjustAuthorisationData",
         ] {
             assert!(!relative_property_name(n), "{n}");
         }

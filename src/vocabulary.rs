@@ -381,7 +381,7 @@ pub const EXISTING_THING_NOUNS: &[&str] = &[
 // Relative changes (`heuristics`)
 
 /// Last words that describe a change rather than measure it: `adjustAuthType`,
-/// `adjustment_reason`, `addToCalendarAction`, `change_policy`.
+/// `adjustment_reason`, `addToCalendarAction`, `change_policy`, `adjustAuthorisationData`.
 pub const DESCRIPTORS: &[&str] = &[
     "type",
     "kind",
@@ -407,6 +407,10 @@ pub const DESCRIPTORS: &[&str] = &[
     "note",
     "notes",
     "description",
+    // An opaque blob or a reference handed back (Adyen's `adjustAuthorisationData`).
+    "data",
+    "reference",
+    "token",
 ];
 
 /// First words of flags and predicates: `isMajorChange`, `hasChanges`, `allowAdjustments`.
