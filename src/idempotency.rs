@@ -1348,6 +1348,38 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>, harms_twice: bool) -> Op
             }
         }
     }
+    // The client sends the very value the collection holds, by the collection's name: a
+    // `domain` registered at `/domains` (Okta's custom domains), a `tag` at `/tags`, an `email`
+    // at `/emails`. The same value is not registered twice. (Content is no such value: a
+    // `message` at `/messages` is one of many.)
+    let held = last_literal_words(op.path)
+        .last()
+        .map(|w| w.strip_suffix('s').unwrap_or(w).to_string())
+        .unwrap_or_default();
+    if let Some(p) = props.iter().filter(writable).find(|p| {
+        let name = squash(p.name);
+        p.required
+            && !held.is_empty()
+            && name == held
+            && (naming_field(p.name)
+                || matches!(
+                    name.as_str(),
+                    "domain"
+                        | "hostname"
+                        | "subdomain"
+                        | "host"
+                        | "origin"
+                        | "tag"
+                        | "label"
+                        | "alias"
+                ))
+            && scalar_value(p.name, &p.schema)
+    }) {
+        return Some(format!(
+            "the `{}` it registers, which the collection holds",
+            p.name
+        ));
+    }
     // A required name or identity described as unique: "A unique and addressable name to be
     // assigned to this Rate Limit", "The unique external identifier for the Entity".
     // A required name with a conflict declared: the 409 is what a second create with that name
