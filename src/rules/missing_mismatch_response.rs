@@ -11,8 +11,33 @@ pub const RULE: Rule = Rule {
     check,
 };
 
+/// Wording that a request with a key used before gets the first one's response: Lob's "When a
+/// request is sent with an idempotency key for an already created resource, the response object
+/// for the existing resource will be returned".
+static REPLAY_SAID: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\b(?:(?:existing|original|first|same)\s+(?:resource|response|result|object)s?\s+(?:(?:object\s+)?(?:for|of)\s+the\s+existing\s+resource\s+)?(?:will\s+be|is)\s+returned|response\s+object\s+for\s+the\s+existing\s+resource|returns?\s+the\s+(?:same|original|first|existing)\s+(?:response|result|resource|object))",
+    )
+    .expect("valid regex")
+});
+
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let mut found = Vec::new();
+    // Whether the API's own description, or a tag's (Lob documents its idempotency in a tag's
+    // text), says a reused key gets the first response: the finding then says what is still
+    // missing.
+    let root = cx.api.root.node;
+    let info = root.get("info").and_then(|i| i.get("description"));
+    let tags = root
+        .get("tags")
+        .into_iter()
+        .flat_map(crate::source::Node::items)
+        .filter_map(|t| t.get("description"));
+    let replay_said_for_api = info
+        .into_iter()
+        .chain(tags)
+        .filter_map(crate::source::Node::as_str)
+        .any(|d| REPLAY_SAID.is_match(d));
     for op in cx.operations_whose_duplicates_matter() {
         if cx.carriers(op).is_empty() {
             continue;
@@ -51,13 +76,25 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         ) {
             continue;
         }
+        let replay_said = replay_said_for_api
+            || ["description", "summary"]
+                .iter()
+                .filter_map(|k| op.node.node.get(k).and_then(crate::source::Node::as_str))
+                .chain(cx.carriers(op).iter().filter_map(|c| c.description()))
+                .any(|d| REPLAY_SAID.is_match(d));
+        let said = if replay_said {
+            " (the spec says a reused key gets the first response, not whether one sent with \
+             another payload is refused)"
+        } else {
+            ""
+        };
         found.push(
             cx.diagnostic(
                 &RULE,
                 responses_location(op),
                 format!(
                     "{} declares no {status} response for an idempotency key reused with a \
-                     different payload",
+                     different payload{said}",
                     op.display()
                 ),
             )
