@@ -469,62 +469,68 @@ fn creates(op: &Operation<'_>) -> Effect {
     // Sessions of a kind that is used once (upload, checkout, login, payment, realtime, …),
     // not a training session booked; a quote whose text says it expires (Checkout's FX quote,
     // "before the quote expires"), not a sales quote kept on file.
-    let path_words: Vec<String> = op
-        .path
-        .split('/')
-        .filter(|s| !s.starts_with('{'))
-        .flat_map(words)
-        .chain(
-            op.operation_id
-                .map(|id| words(action_part(id)))
-                .unwrap_or_default(),
-        )
-        .chain(lead_text(op).map(|(_, t)| words(&t)).unwrap_or_default())
-        .collect();
-    let ephemeral_kind = path_words.iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "upload"
-                | "checkout"
-                | "auth"
-                | "login"
-                | "payment"
-                | "verification"
-                | "portal"
-                | "billing"
-                | "account"
-                | "link"
-                | "realtime"
-                | "chat"
-                | "chatkit"
-                | "connections"
-                | "identity"
-                | "terminal"
-                | "transcription"
-                | "oauth"
-                | "sso"
-                | "browser"
-                | "import"
-        )
-    });
-    // "Before the quote expires", not "sessions never expire".
-    let says_expires = ["summary", "description"].iter().any(|k| {
-        op.node.node.get(k).and_then(Node::as_str).is_some_and(|t| {
-            let lower = t.to_ascii_lowercase();
-            lower.contains("expir") && {
-                let w = words(&lower);
-                w.iter().enumerate().any(|(i, x)| {
-                    x.starts_with("expir")
-                        && !w[i.saturating_sub(2)..i]
-                            .iter()
-                            .any(|n| matches!(n.as_str(), "never" | "not" | "t" | "nt"))
-                })
-            }
+    let path_words = || -> Vec<String> {
+        op.path
+            .split('/')
+            .filter(|s| !s.starts_with('{'))
+            .flat_map(words)
+            .chain(
+                op.operation_id
+                    .map(|id| words(action_part(id)))
+                    .unwrap_or_default(),
+            )
+            .chain(lead_text(op).map(|(_, t)| words(&t)).unwrap_or_default())
+            .collect()
+    };
+    // (Judged only of a session or a quote: the words cost.)
+    let ephemeral_kind = || {
+        path_words().iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "upload"
+                    | "checkout"
+                    | "auth"
+                    | "login"
+                    | "payment"
+                    | "verification"
+                    | "portal"
+                    | "billing"
+                    | "account"
+                    | "link"
+                    | "realtime"
+                    | "chat"
+                    | "chatkit"
+                    | "connections"
+                    | "identity"
+                    | "terminal"
+                    | "transcription"
+                    | "oauth"
+                    | "sso"
+                    | "browser"
+                    | "import"
+            )
         })
-    });
+    };
+    // "Before the quote expires", not "sessions never expire".
+    let says_expires = || {
+        ["summary", "description"].iter().any(|k| {
+            op.node.node.get(k).and_then(Node::as_str).is_some_and(|t| {
+                let lower = t.to_ascii_lowercase();
+                lower.contains("expir") && {
+                    let w = words(&lower);
+                    w.iter().enumerate().any(|(i, x)| {
+                        x.starts_with("expir")
+                            && !w[i.saturating_sub(2)..i]
+                                .iter()
+                                .any(|n| matches!(n.as_str(), "never" | "not" | "t" | "nt"))
+                    })
+                }
+            })
+        })
+    };
     if let Some(noun) = made.into_iter().flatten().find(|w| match w.as_str() {
-        "session" | "sessions" => ephemeral_kind || says_expires,
-        "quote" | "quotes" => says_expires,
+        "session" | "sessions" => ephemeral_kind() || says_expires(),
+        "quote" | "quotes" => says_expires(),
         _ => false,
     }) {
         return Effect::ShortLived(format!("a {}", noun.trim_end_matches('s')));
@@ -533,6 +539,21 @@ fn creates(op: &Operation<'_>) -> Effect {
         let Some(text) = op.node.node.get(key).and_then(Node::as_str) else {
             continue;
         };
+        // (A text that holds none of the wording's words has it in no sentence.)
+        let lower = text.to_ascii_lowercase();
+        if ![
+            "short",
+            "ephemeral",
+            "single",
+            "one-time",
+            "one time",
+            "expir",
+        ]
+        .iter()
+        .any(|w| lower.contains(w))
+        {
+            continue;
+        }
         // The sentence must speak of what is made, not of a link in the response ("The download
         // URL in the response expires after 1 hour").
         // Summaries wrap lines mid-sentence ("expires after\nan hour"): sentences end at a full

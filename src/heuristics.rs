@@ -156,8 +156,17 @@ pub fn relative_wording(description: &str) -> Option<&str> {
 /// costs more than a look for a few lower-case stems.
 fn relative_wording_match(text: &str) -> Option<regex::Match<'_>> {
     let lower = text.to_ascii_lowercase();
+    // ("add" alone is in every "address" and "additional": the wording needs "added to" or
+    // "to the end".)
     [
-        "add", "subtract", "deduct", "relative", "crement", "crease", "append",
+        "added to",
+        "to the end",
+        "subtract",
+        "deduct",
+        "relative to",
+        "crement",
+        "crease",
+        "append",
     ]
     .iter()
     .any(|stem| lower.contains(stem))

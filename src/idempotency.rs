@@ -131,9 +131,20 @@ fn squashed(name: &str) -> impl Iterator<Item = char> + '_ {
         .flat_map(char::to_lowercase)
 }
 
+/// [`squashed`] of an ASCII name, byte by byte.
+fn squashed_bytes(name: &str) -> impl Iterator<Item = u8> + '_ {
+    name.bytes()
+        .filter(|c| !matches!(c, b'_' | b'-' | b'.' | b' '))
+        .map(|c| c.to_ascii_lowercase())
+}
+
 /// `squash(a) == squash(b)` without building either: this runs for every property of every
 /// body against every configured key name.
 pub fn squash_eq(a: &str, b: &str) -> bool {
+    // Names are ASCII nearly always, and bytes compare faster than lower-cased chars.
+    if a.is_ascii() && b.is_ascii() {
+        return squashed_bytes(a).eq(squashed_bytes(b));
+    }
     squashed(a).eq(squashed(b))
 }
 
@@ -440,7 +451,17 @@ pub fn exemption(
 /// repeat does is the target's, as behind a proxy. Not a message forwarded to people (Microsoft
 /// Graph's `forward` of a message, whose body names recipients). The reason, for quoting.
 fn forwards_to(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
+    // (The word must be somewhere before its place in the names is worth judging.)
+    let mentions = |t: &str| t.contains("orward");
     if op.method != crate::model::Method::Post
+        || !(mentions(op.path)
+            || op.operation_id.is_some_and(|id| mentions(id))
+            || op
+                .node
+                .node
+                .get("summary")
+                .and_then(Node::as_str)
+                .is_some_and(mentions))
         || !crate::classify::head_verbs(op)
             .iter()
             .any(|h| h == "forward")
@@ -988,6 +1009,32 @@ static NATURAL_KEY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new
     .expect("valid regex")
 });
 
+/// Whether a text may say "unique" at all: the regexes that need the word are not run on one
+/// that lacks it (large specs describe thousands of properties).
+fn says_unique(text: &str) -> bool {
+    let t = text.as_bytes();
+    ["nique", "NIQUE"]
+        .iter()
+        .any(|w| memchr::memmem::find(t, w.as_bytes()).is_some())
+}
+
+/// [`UNIQUE_FIELD`], asked only of a text that says "unique".
+fn unique_field_said(text: &str) -> bool {
+    says_unique(text) && UNIQUE_FIELD.is_match(text)
+}
+
+/// [`NATURAL_KEY`], asked only of a text with one of the words it needs.
+fn natural_key_said(text: &str) -> bool {
+    let t = text.as_bytes();
+    [
+        "nique", "NIQUE", "lready", "LREADY", "use", "USE", "onflict", "ONFLICT", "uplicate",
+        "UPLICATE",
+    ]
+    .iter()
+    .any(|w| memchr::memmem::find(t, w.as_bytes()).is_some())
+        && NATURAL_KEY.is_match(text)
+}
+
 /// A property's description that says its value must be unique (not "is not unique").
 static UNIQUE_FIELD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
@@ -1048,14 +1095,20 @@ static UNIQUE_PROSE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::ne
 /// responses say is then no evidence: "The payment method is already associated with another
 /// customer" speaks of an input, not of the payment made; only a value the client sends, or the
 /// operation's own words, protect it.
-pub fn natural_key(bundle: &Bundle, op: &Operation<'_>, harms_twice: bool) -> Option<String> {
+/// (Asked only when the evidence needs it: judging a body costs.)
+pub fn natural_key(
+    bundle: &Bundle,
+    op: &Operation<'_>,
+    harms_twice: &dyn Fn() -> bool,
+) -> Option<String> {
     // A Security Event Token pushed to a receiver (RFC 8935, `application/secevent+jwt`) carries
     // a unique `jti` (RFC 8417) that the receiver dedupes on: a retried push is the same event.
     if op.request_body.as_ref().is_some_and(|b| {
         !b.content.is_empty()
-            && b.content
-                .iter()
-                .all(|m| crate::model::media_essence(m.media_type) == "application/secevent+jwt")
+            && b.content.iter().all(|m| {
+                m.media_type.contains("secevent")
+                    && crate::model::media_essence(m.media_type) == "application/secevent+jwt"
+            })
     }) {
         return Some("the `jti` of the Security Event Token it carries (RFC 8417)".to_string());
     }
@@ -1101,7 +1154,11 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>, harms_twice: bool) -> Op
             let t = op.node.node.get(k).and_then(Node::as_str)?;
             // (Whitespace collapsed: the regexes allow a line break between words, "Gets or\n
             // creates", and the cheap checks on this copy must see what they see.)
-            let lower = t.split_whitespace().collect::<Vec<_>>().join(" ");
+            let lower = if t.contains(['\n', '\r', '\t']) || t.contains("  ") {
+                t.split_whitespace().collect::<Vec<_>>().join(" ")
+            } else {
+                t.to_string()
+            };
             Some((*k, t, lower.to_ascii_lowercase()))
         })
         .collect();
@@ -1157,9 +1214,9 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>, harms_twice: bool) -> Op
         }
     }
     let answered = op.responses.iter().find(|r| {
-        !harms_twice
-            && (matches!(r.status, "409" | "400" | "422" | "403" | "503"))
-            && r.description.is_some_and(|d| NATURAL_KEY.is_match(d))
+        (matches!(r.status, "409" | "400" | "422" | "403" | "503"))
+            && r.description.is_some_and(natural_key_said)
+            && !harms_twice()
     });
     if let Some(r) = answered {
         return Some(format!("the {} response", r.status));
@@ -1225,8 +1282,8 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>, harms_twice: bool) -> Op
     if let Some(r) = op
         .responses
         .iter()
-        .filter(|r| !harms_twice && matches!(r.status, "409" | "400" | "422"))
-        .find(example_says)
+        .filter(|r| matches!(r.status, "409" | "400" | "422"))
+        .find(|r| example_says(r) && !harms_twice())
     {
         return Some(format!("the {} response's example", r.status));
     }
@@ -1234,8 +1291,8 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>, harms_twice: bool) -> Op
     // `already_reacted` of `reactions.add`, `already_in_channel`, a `NAME_TAKEN`), on a call that
     // makes or joins something: a repeat is refused. (On a transition, "already archived"
     // answers a repeat, which `missing-idempotency-key` reports as such.)
-    if !harms_twice
-        && let Some(code) = duplicate_error_code(bundle, op)
+    if let Some(code) = duplicate_error_code(bundle, op)
+        && !harms_twice()
         && matches!(
             crate::classify::effect(op),
             crate::classify::Effect::Creates | crate::classify::Effect::JoinsSet(_)
@@ -1338,8 +1395,7 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>, harms_twice: bool) -> Op
             let mut inner = Vec::new();
             schema_properties(bundle, outer.schema, 0, &mut inner);
             if let Some(p) = inner.iter().find(|p| {
-                names_item(p.name)
-                    && description_of(&p.schema).is_some_and(|d| UNIQUE_FIELD.is_match(d))
+                names_item(p.name) && description_of(&p.schema).is_some_and(unique_field_said)
             }) {
                 return Some(format!(
                     "the `{}.{}` it sends names the new item (`{{{param}}}`)",
@@ -1391,8 +1447,9 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>, harms_twice: bool) -> Op
         p.required
             && naming_field(p.name)
             && (conflict_declared
-                || description_of(&p.schema)
-                    .is_some_and(|d| UNIQUE_NAMING.is_match(d) || made_if_missing(d)))
+                || description_of(&p.schema).is_some_and(|d| {
+                    (says_unique(d) && UNIQUE_NAMING.is_match(d)) || made_if_missing(d)
+                }))
     }) {
         return Some(format!("the unique `{}`", p.name));
     }
@@ -1403,7 +1460,7 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>, harms_twice: bool) -> Op
     let conflict = conflict_declared;
     let unique = |p: &&Property<'_>| {
         (p.required || ((conflict || naming_field(p.name)) && !made_when_omitted(&p.schema)))
-            && description_of(&p.schema).is_some_and(|d| UNIQUE_FIELD.is_match(d))
+            && description_of(&p.schema).is_some_and(unique_field_said)
     };
     if let Some(p) = props.iter().filter(writable).find(unique) {
         return Some(format!("the unique `{}`", p.name));
@@ -1429,6 +1486,27 @@ pub fn natural_key(bundle: &Bundle, op: &Operation<'_>, harms_twice: bool) -> Op
 /// a `$ref` (Formance's `V2ErrorsEnum`) holds every code of the API, not what this call
 /// answers.
 fn duplicate_error_code(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
+    // The code is written in the operation's own text: one that spells none of the words has
+    // none, and its error schemas are not worth walking.
+    let own = op.node.location();
+    let text = bundle
+        .files
+        .get(own.file.0 as usize)
+        .and_then(|f| {
+            f.source
+                .text
+                .get(own.span.start as usize..own.span.end as usize)
+        })
+        .unwrap_or_default()
+        .as_bytes();
+    if ![
+        "lready", "LREADY", "uplicat", "UPLICAT", "xists", "XISTS", "aken", "AKEN",
+    ]
+    .iter()
+    .any(|w| memchr::memmem::find(text, w.as_bytes()).is_some())
+    {
+        return None;
+    }
     let says = |code: &str| {
         let w = words(code);
         !w.iter().any(|x| x == "not" || x == "no")
@@ -1615,6 +1693,9 @@ fn made_if_missing(description: &str) -> bool {
 
 /// Whether a text says duplicates are accepted: "Duplicates are allowed" (lower-cased text).
 fn duplicates_allowed(lower: &str) -> bool {
+    if !lower.contains("duplicate") {
+        return false;
+    }
     let w = words(lower);
     w.windows(3).any(|x| {
         matches!(x[0].as_str(), "duplicate" | "duplicates")

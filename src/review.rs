@@ -243,12 +243,10 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                     Some(place(op.key)),
                 ),
             }
-        } else if let Some(why) = crate::idempotency::natural_key(
-            bundle,
-            op,
+        } else if let Some(why) = crate::idempotency::natural_key(bundle, op, &|| {
             crate::idempotency::moves_money(bundle, op, settings).is_some()
-                || relative_change_evidence(bundle, op).is_some(),
-        )
+                || relative_change_evidence(bundle, op).is_some()
+        })
         .filter(|_| op.method == Method::Post)
         {
             answer(

@@ -78,7 +78,7 @@ pub fn keyless_retry_harmless(
     }
     // A natural key refuses a keyless retry as a duplicate (Square's custom attribute
     // definition `key`, "must be unique per application, seller, and resource type").
-    if crate::idempotency::natural_key(bundle, op, moves_money || relative).is_some() {
+    if crate::idempotency::natural_key(bundle, op, &|| moves_money || relative).is_some() {
         return Some("a natural key refuses a keyless duplicate");
     }
     // Optional by design, and the key says what a request without it gets.

@@ -71,8 +71,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         // A create that a documented natural key protects: a retry is refused as a duplicate.
-        let harms_twice = cx.moves_money(op).is_some() || cx.relative_change(op).is_some();
-        if natural_key(cx.bundle, op, harms_twice).is_some() {
+        let harms_twice = || cx.moves_money(op).is_some() || cx.relative_change(op).is_some();
+        if natural_key(cx.bundle, op, &harms_twice).is_some() {
             continue;
         }
         let effect = effect_given(

@@ -33,7 +33,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         // nothing, as this rule then does, of a create a natural key protects or a delivery its
         // receiver dedupes on a delivery id.
         if carriers.is_empty()
-            && (crate::idempotency::natural_key(cx.bundle, op, true).is_some()
+            && (crate::idempotency::natural_key(cx.bundle, op, &|| true).is_some()
                 || (!matches!(op.site, crate::model::Site::Path)
                     && !crate::idempotency::delivery_ids(cx.bundle, op).is_empty()))
         {
