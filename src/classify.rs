@@ -83,7 +83,8 @@ static NOT_STORED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(
 static SHORT_LIVED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
         r"(?ix)\b(
-            short[-\ ]lived | ephemeral | single[-\ ]use\ tokens? | one[-\ ]time[-\ ]use\ codes?
+            short[-\ ]lived | ephemeral | single[-\ ]use\ tokens?
+          | one[-\ ]time[-\ ]use\ codes?\b[^.]{0,80}\bexpire
           | expires?\ (after|in|within)\ (an?|one|a\ few|[0-9]+)\ (seconds?|minutes?|hours?)
           | expires?\ (an?|one|a\ few|[0-9]+)\ (seconds?|minutes?|hours?)\ after
         )\b",
@@ -206,7 +207,12 @@ pub fn effect(op: &Operation<'_>) -> Effect {
             // `pull`, `push` and `tag` head nouns too (`/pull_request`): alone only; `report`
             // only with what it reports (`report-lost`), not an abuse `/report`.
             || (INSTANCE_TRANSITION_VERBS.contains(&verb.as_str())
-                && ((seg_words.len() == 1) != (verb == "report"))))
+                && ((seg_words.len() == 1) != (verb == "report"))
+                // A subscription with nothing sent is to what the path names (Okta's
+                // `…/{notificationType}/subscribe`); one sent a customer and answered 201
+                // makes a (billed) subscription.
+                && (verb != "subscribe"
+                    || (op.request_body.is_none() && op.response("201").is_none()))))
     {
         return Effect::Transitions(verb.clone());
     }
@@ -239,7 +245,13 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     {
         return creates(op);
     }
-    if may_create && upsert_only {
+    // (Its key: the path's last parameter, or each item of a bulk or batch upsert; a plain
+    // "upsert a contact" with an optional id creates one when sent none.)
+    let keyed_items = seg_words
+        .iter()
+        .chain(id_words.iter())
+        .any(|w| matches!(w.as_str(), "bulk" | "batch"));
+    if may_create && upsert_only && (ends_with_parameter || keyed_items) {
         return Effect::Updates;
     }
     if may_create {

@@ -468,9 +468,20 @@ fn forwards_to(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
     {
         return None;
     }
-    let url = body_properties(bundle, op).into_iter().find(|p| {
+    // The target is a request's: a `baseUrl` or `targetUrl`, or a `url` beside the method,
+    // headers or body of the request to make there (not a `url` notified of the outcome).
+    let props = body_properties(bundle, op);
+    let request_shaped = || {
+        props.iter().any(|p| {
+            matches!(
+                squash(p.name).as_str(),
+                "method" | "httpmethod" | "headers" | "body" | "request"
+            )
+        })
+    };
+    let url = props.iter().find(|p| {
         let name = squash(p.name);
-        name == "url" || name == "baseurl" || name == "targeturl"
+        name == "baseurl" || name == "targeturl" || (name == "url" && request_shaped())
     })?;
     Some(format!("forward to `{}`", url.name))
 }
@@ -1130,9 +1141,11 @@ pub fn natural_key(
             .enumerate()
             .filter(|(i, x)| {
                 *x != "key"
+                    // ("This key is already being used by another request" is in progress.)
                     && !(*x == "being"
                         && w.get(i + 1)
-                            .is_some_and(|n| matches!(n.as_str(), "used" | "taken")))
+                            .is_some_and(|n| matches!(n.as_str(), "used" | "taken"))
+                        && !w.iter().any(|n| n == "key" || n == "request"))
             })
             .map(|(_, x)| x.clone())
             .collect();
@@ -1193,21 +1206,43 @@ pub fn natural_key(
         // "An attempt to create a new `Timecard` can result in a `BAD_REQUEST` error when … the
         // `start_at` or `end_at` date overlaps another timecard for the same team member"
         // (Square): a retry overlaps the first, and is refused.
+        // (The refusal comes first, within a few sentences, as a list of what is refused does;
+        // "Bookings may overlap existing bookings" allows it.)
         let overlap_refused = || {
-            (lower.contains("overlap")
-                && [
-                    "error",
-                    "reject",
-                    "refuse",
-                    "fail",
-                    "bad_request",
-                    "conflict",
-                    "not allowed",
-                ]
+            if !lower.contains("overlap") {
+                return None;
+            }
+            let m = OVERLAP.find(text)?;
+            let before = &text[..m.start()];
+            // "may overlap", "can overlap", "overlapping … is allowed".
+            let lead = words(&before[before.rfind(['.', ';', ':']).map_or(0, |at| at + 1)..]);
+            let rest = &text[m.end()..];
+            let after = &rest[..rest.find(['.', ';']).unwrap_or(rest.len())];
+            let allowed = lead
                 .iter()
-                .any(|w| lower.contains(w)))
-            .then(|| OVERLAP.find(text))
-            .flatten()
+                .rev()
+                .take(2)
+                .any(|w| matches!(w.as_str(), "may" | "can"))
+                || words(after)
+                    .iter()
+                    .any(|w| matches!(w.as_str(), "allowed" | "permitted"));
+            let mut from = before.len().saturating_sub(400);
+            while !before.is_char_boundary(from) {
+                from += 1;
+            }
+            let window = &before[from..];
+            let refused = [
+                "error",
+                "reject",
+                "refuse",
+                "fail",
+                "bad_request",
+                "conflict",
+                "not allowed",
+            ]
+            .iter()
+            .any(|w| window.to_ascii_lowercase().contains(w));
+            (refused && !allowed).then_some(m)
         };
         if let Some(m) = by_design().or_else(unique_said).or_else(overlap_refused) {
             return Some(format!("its {key}: \"{}\"", m.as_str()));
@@ -1380,7 +1415,7 @@ pub fn natural_key(
                 .is_some_and(|(_, d)| id_or(short(d), name))
         };
         if let Some(p) = props.iter().filter(writable).find(|p| {
-            (p.required || naming_field(p.name))
+            (p.required || (naming_field(p.name) && !made_when_omitted(&p.schema)))
                 && addressed_by(p.name)
                 && scalar_value(p.name, &p.schema)
         }) {
@@ -1408,15 +1443,17 @@ pub fn natural_key(
     // `domain` registered at `/domains` (Okta's custom domains), a `tag` at `/tags`, an `email`
     // at `/emails`. The same value is not registered twice. (Content is no such value: a
     // `message` at `/messages` is one of many.)
-    let held = last_literal_words(op.path)
-        .last()
-        .map(|w| w.strip_suffix('s').unwrap_or(w).to_string())
-        .unwrap_or_default();
+    let collection = last_literal_words(op.path).pop().unwrap_or_default();
+    let held = |name: &str| {
+        [collection.strip_suffix('s'), collection.strip_suffix("es")]
+            .into_iter()
+            .flatten()
+            .any(|singular| !singular.is_empty() && singular == name)
+    };
     if let Some(p) = props.iter().filter(writable).find(|p| {
         let name = squash(p.name);
         p.required
-            && !held.is_empty()
-            && name == held
+            && held(&name)
             && (naming_field(p.name)
                 || matches!(
                     name.as_str(),
@@ -1430,6 +1467,11 @@ pub fn natural_key(
                         | "alias"
                 ))
             && scalar_value(p.name, &p.schema)
+            // ("Send a transactional email" to `/emails` sends one each time.)
+            && matches!(
+                crate::classify::effect(op),
+                crate::classify::Effect::Creates | crate::classify::Effect::JoinsSet(_)
+            )
     }) {
         return Some(format!(
             "the `{}` it registers, which the collection holds",
@@ -1507,10 +1549,51 @@ fn duplicate_error_code(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
     {
         return None;
     }
+    // ("Already" followed by a state speaks of the parent's state, not of a second one:
+    // `conversation_already_closed`.)
     let says = |code: &str| {
         let w = words(code);
+        let of_a_state = w.windows(2).any(|p| {
+            p[0] == "already"
+                && matches!(
+                    p[1].as_str(),
+                    "closed"
+                        | "archived"
+                        | "deleted"
+                        | "cancelled"
+                        | "canceled"
+                        | "blocked"
+                        | "completed"
+                        | "finalized"
+                        | "expired"
+                        | "disabled"
+                        | "inactive"
+                        | "locked"
+                        | "resolved"
+                        | "revoked"
+                        | "voided"
+                        | "processed"
+                        | "paid"
+                        | "refunded"
+                        | "captured"
+                        | "sent"
+                        | "submitted"
+                        | "approved"
+                        | "rejected"
+                        | "suspended"
+                        | "ended"
+                        | "started"
+                        | "running"
+                        | "stopped"
+                        | "open"
+                        | "active"
+                        | "enabled"
+                        | "verified"
+                )
+        });
         !w.iter().any(|x| x == "not" || x == "no")
             && !speaks_of_progress(&w)
+            && !of_a_state
             && w.iter().any(|x| {
                 matches!(
                     x.as_str(),

@@ -418,3 +418,87 @@ fn the_finding_kept_for_a_gap_has_the_highest_level_any_operation_has() {
         "{message}"
     );
 }
+
+/// Three keyed POSTs under `{paths}`' shared key, keys kept for 24 hours.
+fn keyed(paths: &str) -> String {
+    format!(
+        "\
+openapi: 3.0.3
+info: {{title: Keyed, version: '1'}}
+paths:
+{paths}components:
+  parameters:
+    Key: {{name: Idempotency-Key, in: header, required: true, description: Kept for 24 hours., schema: {{type: string, maxLength: 64}}}}
+"
+    )
+}
+
+#[test]
+fn a_default_response_answers_a_missing_key_so_the_gap_is_each_operations_own() {
+    // `/a` answers errors with `default`, which the rule takes as its 400: the API answers a
+    // missing key somewhere, and `/b` and `/c` each lack it on their own.
+    let op = |path: &str, responses: &str| {
+        format!(
+            "  {path}:\n    post:\n      parameters: [{{$ref: '#/components/parameters/Key'}}]\n      responses: {{'201': {{description: Created}}, {responses}}}\n"
+        )
+    };
+    let spec = keyed(&format!(
+        "{}{}{}",
+        op("/a", "default: {description: Error}"),
+        op(
+            "/b",
+            "'409': {description: In progress}, '422': {description: Reused}"
+        ),
+        op(
+            "/c",
+            "'409': {description: In progress}, '422': {description: Reused}"
+        ),
+    ));
+    let gaps: Vec<(String, String)> = findings(&spec)
+        .into_iter()
+        .filter(|f| f.1 == "missing-missing-key-response")
+        .map(|f| (f.2, f.3))
+        .collect();
+    assert_eq!(
+        gaps.iter().map(|g| g.0.as_str()).collect::<Vec<_>>(),
+        ["/b", "/c"],
+        "{gaps:#?}"
+    );
+    assert!(
+        gaps.iter()
+            .all(|g| !g.1.contains("no operation of this API")),
+        "{gaps:#?}"
+    );
+}
+
+#[test]
+fn a_status_an_operation_names_for_itself_is_its_own_gap() {
+    // Each POST names 425 for concurrency in `x-idempotency`; `/a` declares it. `/b` and `/c`
+    // lack their 425, which the API declares elsewhere: each is told of its own, and nothing
+    // says the API lacks a 409.
+    let op = |path: &str, extra: &str| {
+        format!(
+            "  {path}:\n    post:\n      x-idempotency: {{key: Idempotency-Key, ttl: 24h, concurrency: 425}}\n      parameters: [{{$ref: '#/components/parameters/Key'}}]\n      responses: {{'201': {{description: Created}}, '400': {{description: Bad}}, '422': {{description: Reused}}{extra}}}\n"
+        )
+    };
+    let spec = keyed(&format!(
+        "{}{}{}",
+        op("/a", ", '425': {description: Too early}"),
+        op("/b", ""),
+        op("/c", ""),
+    ));
+    let gaps: Vec<(String, String)> = findings(&spec)
+        .into_iter()
+        .filter(|f| f.1 == "missing-conflict-response")
+        .map(|f| (f.2, f.3))
+        .collect();
+    assert_eq!(
+        gaps.iter().map(|g| g.0.as_str()).collect::<Vec<_>>(),
+        ["/b", "/c"],
+        "{gaps:#?}"
+    );
+    for (_, message) in &gaps {
+        assert!(message.contains("declares no 425 response"), "{message}");
+        assert!(!message.contains("no operation of this API"), "{message}");
+    }
+}

@@ -29,28 +29,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             _ => None,
         };
         let status = policy_status.unwrap_or("409");
-        if op.response(status).is_some() {
-            continue;
-        }
-        // A 429 described as answering a concurrent or duplicate request (Checkout's "Too many
-        // requests or duplicate request detected") is that answer under another status, and
-        // tells clients to come back.
-        if status == "409"
-            && op.response("429").is_some_and(|r| {
-                r.description.is_some_and(|d| {
-                    crate::heuristics::words(d).iter().any(|w| {
-                        matches!(
-                            w.as_str(),
-                            "duplicate"
-                                | "concurrent"
-                                | "concurrently"
-                                | "progress"
-                                | "idempotency"
-                        )
-                    })
-                })
-            })
-        {
+        if answered(op, status) {
             continue;
         }
         let what = if status == "409" {
@@ -58,7 +37,13 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         } else {
             format!("no {status} response (the status its `x-idempotency` gives for concurrency)")
         };
-        found.push(
+        // (One asking for another status than the API's usual is its own gap.)
+        let list = if status == "409" {
+            &mut found
+        } else {
+            &mut *out
+        };
+        list.push(
             cx.diagnostic(
                 &RULE,
                 op.responses_key.map_or(op.key, |k| op.anchor(k)),
@@ -76,7 +61,30 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             ),
         );
     }
-    cx.once_if_undeclared("409", found, out);
+    cx.once_if_undeclared("409", |op| answered(op, "409"), found, out);
+}
+
+/// Whether `op` says what a concurrent request with the same key gets: a `status` response, or
+/// for a 409 a 429 described as answering a concurrent or duplicate request (Checkout's "Too
+/// many requests or duplicate request detected"), that answer under another status, which tells
+/// clients to come back.
+fn answered(op: &crate::model::Operation<'_>, status: &str) -> bool {
+    op.response(status).is_some()
+        || (status == "409"
+            && op.response("429").is_some_and(|r| {
+                r.description.is_some_and(|d| {
+                    crate::heuristics::words(d).iter().any(|w| {
+                        matches!(
+                            w.as_str(),
+                            "duplicate"
+                                | "concurrent"
+                                | "concurrently"
+                                | "progress"
+                                | "idempotency"
+                        )
+                    })
+                })
+            }))
 }
 
 /// Whether two concurrent copies of `op` can do no harm: an update of one resource sets the same

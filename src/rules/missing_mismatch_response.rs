@@ -16,10 +16,23 @@ pub const RULE: Rule = Rule {
 /// for the existing resource will be returned".
 static REPLAY_SAID: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\b(?:(?:existing|original|first|same)\s+(?:resource|response|result|object)s?\s+(?:(?:object\s+)?(?:for|of)\s+the\s+existing\s+resource\s+)?(?:will\s+be|is)\s+returned|response\s+object\s+for\s+the\s+existing\s+resource|returns?\s+the\s+(?:same|original|first|existing)\s+(?:response|result|resource|object))",
+        r"(?i)\b(?:(?:existing|original|first|same)\s+(?:resource|response|result|object)s?\s+(?:(?:object\s+)?(?:for|of)\s+the\s+existing\s+resource\s+)?(?:will\s+be|is)\s+returned|response\s+object\s+for\s+the\s+existing\s+resource|returns?\s+the\s+(?:same|original|first|existing)\s+(?:response|result|resource|object))\b",
     )
     .expect("valid regex")
 });
+
+/// Whether `text` says a reused key gets the first response: [`REPLAY_SAID`] in a sentence that
+/// speaks of a key ("The search endpoint returns the same results as the dashboard" does not).
+fn replay_said(text: &str) -> bool {
+    REPLAY_SAID.find_iter(text).any(|m| {
+        let start = text[..m.start()].rfind('.').map_or(0, |at| at + 1);
+        let end = text[m.end()..]
+            .find('.')
+            .map_or(text.len(), |at| m.end() + at);
+        let sentence = text[start..end].to_ascii_lowercase();
+        sentence.contains("key") || sentence.contains("idempoten")
+    })
+}
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let mut found = Vec::new();
@@ -37,7 +50,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         .into_iter()
         .chain(tags)
         .filter_map(crate::source::Node::as_str)
-        .any(|d| REPLAY_SAID.is_match(d));
+        .any(replay_said);
     for op in cx.operations_whose_duplicates_matter() {
         if cx.carriers(op).is_empty() {
             continue;
@@ -59,36 +72,28 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let status = from_policy.unwrap_or(&cx.settings.mismatch_status);
-        if op.response(status).is_some() {
+        if answered(op, status) {
             continue;
         }
-        // Many APIs answer a reused key with 409 or 400: a 4xx that says so is the answer.
-        if op.responses.iter().any(|r| {
-            r.status.starts_with('4') && r.description.and_then(mismatch_wording).is_some()
-        }) {
-            continue;
-        }
-        // An error code listed in an extension of the operation (Square's `x-endpoint-errors`
-        // with `IDEMPOTENCY_KEY_REUSED`, AWS's `IdempotentParameterMismatch`).
-        if crate::rules::extension_names_code(
-            op.node.node,
-            &["idempotencykeyreused", "idempotentparametermismatch"],
-        ) {
-            continue;
-        }
-        let replay_said = replay_said_for_api
+        let replayed = replay_said_for_api
             || ["description", "summary"]
                 .iter()
                 .filter_map(|k| op.node.node.get(k).and_then(crate::source::Node::as_str))
                 .chain(cx.carriers(op).iter().filter_map(|c| c.description()))
-                .any(|d| REPLAY_SAID.is_match(d));
-        let said = if replay_said {
+                .any(replay_said);
+        let said = if replayed {
             " (the spec says a reused key gets the first response, not whether one sent with \
              another payload is refused)"
         } else {
             ""
         };
-        found.push(
+        // (One asking for another status than the API's usual is its own gap.)
+        let list = if status == cx.settings.mismatch_status {
+            &mut found
+        } else {
+            &mut *out
+        };
+        list.push(
             cx.diagnostic(
                 &RULE,
                 responses_location(op),
@@ -105,5 +110,21 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             )),
         );
     }
-    cx.once_if_undeclared(&cx.settings.mismatch_status, found, out);
+    let status = cx.settings.mismatch_status.as_str();
+    cx.once_if_undeclared(status, |op| answered(op, status), found, out);
+}
+
+/// Whether `op` says what a key reused with another payload gets: a `status` response, a 4xx
+/// of any status that says so (many APIs answer a reused key with 409 or 400), or an error code
+/// for it listed in an extension of the operation (Square's `x-endpoint-errors` with
+/// `IDEMPOTENCY_KEY_REUSED`, AWS's `IdempotentParameterMismatch`).
+fn answered(op: &crate::model::Operation<'_>, status: &str) -> bool {
+    op.response(status).is_some()
+        || op.responses.iter().any(|r| {
+            r.status.starts_with('4') && r.description.and_then(mismatch_wording).is_some()
+        })
+        || crate::rules::extension_names_code(
+            op.node.node,
+            &["idempotencykeyreused", "idempotentparametermismatch"],
+        )
 }

@@ -22,22 +22,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         {
             continue;
         }
-        if op.response("400").is_some()
-            || op.response("default").is_some()
-            || op.response("4XX").is_some()
-        {
-            continue;
-        }
-        // Error codes listed in an extension (Square's `x-endpoint-errors` with `BAD_REQUEST`):
-        // the 400 is documented, in the vendor's way.
-        if crate::rules::extension_names_code(
-            op.node.node,
-            &[
-                "badrequest",
-                "missingrequiredparameter",
-                "invalidrequesterror",
-            ],
-        ) {
+        if answered(op) {
             continue;
         }
         found.push(
@@ -56,5 +41,22 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             ),
         );
     }
-    cx.once_if_undeclared("400", found, out);
+    cx.once_if_undeclared("400", answered, found, out);
+}
+
+/// Whether `op` says what a request without its key gets: a `400`, a `default` or `4XX`
+/// response, or the error code listed in an extension (Square's `x-endpoint-errors` with
+/// `BAD_REQUEST`: the 400 is documented, in the vendor's way).
+fn answered(op: &crate::model::Operation<'_>) -> bool {
+    op.response("400").is_some()
+        || op.response("default").is_some()
+        || op.response("4XX").is_some()
+        || crate::rules::extension_names_code(
+            op.node.node,
+            &[
+                "badrequest",
+                "missingrequiredparameter",
+                "invalidrequesterror",
+            ],
+        )
 }

@@ -105,8 +105,6 @@ pub struct Context<'a> {
     relative: Vec<OnceLock<Option<crate::heuristics::Evidence>>>,
     /// Whether any operation declares a 4xx response (Square's declare only 200).
     pub declares_client_errors: bool,
-    /// Every response status some operation declares.
-    declared_statuses: std::collections::HashSet<&'a str>,
     /// The method keys of the operations marked `deprecated: true`.
     deprecated: std::collections::HashSet<Location>,
 }
@@ -128,11 +126,6 @@ impl<'a> Context<'a> {
             .operations
             .iter()
             .any(|op| op.responses.iter().any(|r| r.status.starts_with('4')));
-        let declared_statuses = api
-            .operations
-            .iter()
-            .flat_map(|op| op.responses.iter().map(|r| r.status))
-            .collect();
         let deprecated = api
             .operations
             .iter()
@@ -146,7 +139,6 @@ impl<'a> Context<'a> {
             carriers,
             matters,
             declares_client_errors,
-            declared_statuses,
             deprecated,
             money: (0..n).map(|_| OnceLock::new()).collect(),
             relative: (0..n).map(|_| OnceLock::new()).collect(),
@@ -240,20 +232,25 @@ impl<'a> Context<'a> {
     /// first one that is not suppressed or turned off, and says how many share it
     /// ([`shared_gap_note`]). An API that declares the status somewhere and not here has a gap
     /// of this operation's, reported on it.
+    /// `answered` is the rule's own test of an operation: the API shares the gap when no
+    /// operation of it passes (a `default` response answers a missing key as a 400 does).
     pub fn once_if_undeclared(
         &self,
         status: &str,
+        answered: impl Fn(&Operation<'_>) -> bool,
         mut found: Vec<Diagnostic>,
         out: &mut Vec<Diagnostic>,
     ) {
-        let gap = if !self.declares_client_errors {
+        let gap = if found.len() < 2 {
+            None
+        } else if !self.declares_client_errors {
             Some("a 4xx response".to_string())
-        } else if !self.declared_statuses.contains(status) {
+        } else if !self.api.operations.iter().any(answered) {
             Some(format!("a {status} response"))
         } else {
             None
         };
-        if let Some(gap) = gap.filter(|_| found.len() >= 2) {
+        if let Some(gap) = gap {
             found
                 .iter_mut()
                 .for_each(|d| d.shared_gap = Some(gap.clone()));

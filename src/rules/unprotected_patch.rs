@@ -116,15 +116,17 @@ pub fn harmless_retry(
         .then_some("its body sets absolute values, which a retry sets again")
 }
 
-/// Whether a success response of `op` is an object with a list in it, at its top or one level
-/// down (a playlist's `tracks`): what a JSON Patch may address by index.
+/// Whether the resource a PATCH answers with may hold a list (a playlist's `tracks`, at any of
+/// its first three levels, or a JSON:API `data.attributes.tracks`), what a JSON Patch may
+/// address by index. A PATCH that describes no response body (a `204`) says nothing of its
+/// resource, which may then hold one.
 fn answers_with_a_list(bundle: &crate::resolve::Bundle, op: &crate::model::Operation<'_>) -> bool {
     use crate::source::Node;
     let is_list = |s: crate::resolve::At<'_>| {
         let s = bundle.deref(s);
         s.node.get("type").and_then(Node::as_str) == Some("array") || s.node.get("items").is_some()
     };
-    let schemas = op
+    let schemas: Vec<crate::resolve::At<'_>> = op
         .responses
         .iter()
         .filter(|r| r.status.starts_with('2'))
@@ -138,18 +140,32 @@ fn answers_with_a_list(bundle: &crate::resolve::Bundle, op: &crate::model::Opera
                 }
             }
             found
-        });
-    schemas.into_iter().any(|schema| {
-        let mut top = Vec::new();
-        crate::idempotency::schema_properties(bundle, schema, 0, &mut top);
-        top.iter().any(|p| {
-            is_list(p.schema) || {
-                let mut inner = Vec::new();
-                crate::idempotency::schema_properties(bundle, p.schema, 1, &mut inner);
-                inner.iter().any(|q| is_list(q.schema))
-            }
         })
-    })
+        .collect();
+    if schemas.is_empty() {
+        return true;
+    }
+    fn holds_list(
+        bundle: &crate::resolve::Bundle,
+        schema: crate::resolve::At<'_>,
+        depth: usize,
+        is_list: &dyn Fn(crate::resolve::At<'_>) -> bool,
+    ) -> bool {
+        if is_list(schema) {
+            return true;
+        }
+        if depth >= 3 {
+            return false;
+        }
+        let mut props = Vec::new();
+        crate::idempotency::schema_properties(bundle, schema, depth, &mut props);
+        props
+            .iter()
+            .any(|p| holds_list(bundle, p.schema, depth + 1, is_list))
+    }
+    schemas
+        .into_iter()
+        .any(|schema| holds_list(bundle, schema, 0, &is_list))
 }
 
 /// Whether the PATCH body can set nothing: every property is `readOnly`, or the schema is an
