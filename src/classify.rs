@@ -216,6 +216,39 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     {
         return Effect::Transitions(verb.clone());
     }
+    // The same named by its noun, in the plural of a collection of them: Adyen's
+    // `/payments/{paymentPspReference}/reversals` and `/cancels` (a payment is reversed once).
+    // Not one its text says it creates: Stripe's "When you create a new reversal" may reverse a
+    // part, "as many times as you wish".
+    if let [.., parent, _] = segments.as_slice()
+        && parent.starts_with('{')
+        && !lead_words
+            .iter()
+            .take(6)
+            .any(|w| CREATE_WORDS.contains(&w.as_str()))
+        && let [noun] = seg_words.as_slice()
+        && let Some(singular) = noun.strip_suffix('s')
+        && let Some(verb) = [
+            ("reversal", "reverse"),
+            ("cancellation", "cancel"),
+            ("cancel", "cancel"),
+            ("approval", "approve"),
+            ("rejection", "reject"),
+            ("activation", "activate"),
+            ("deactivation", "deactivate"),
+            ("suspension", "suspend"),
+            ("termination", "terminate"),
+            ("confirmation", "confirm"),
+            ("revocation", "revoke"),
+            ("void", "void"),
+        ]
+        .iter()
+        .find(|(n, _)| *n == singular)
+        .map(|(_, v)| *v)
+        && TRANSITION_VERBS.contains(&verb)
+    {
+        return Effect::Transitions(verb.to_string());
+    }
     // "Updates or creates", `createOrUpdate`, an upsert: it may create, so a retry may too.
     // The summary says what the call does: `create-project-user` that "Adds a user to the
     // project" joins a set.
@@ -225,11 +258,36 @@ pub fn effect(op: &Operation<'_>) -> Effect {
             .iter()
             .any(|list| list.contains(&verb.as_str()))
     });
+    // ("Move or insert sections": after a move, `insert` is where it goes.)
+    let moves = lead_words
+        .first()
+        .is_some_and(|w| matches!(base_verb(w).as_str(), "move" | "reorder"));
     let may_create = lead_words
         .iter()
         .take(6)
-        .any(|w| CREATE_WORDS.contains(&w.as_str()))
+        .any(|w| CREATE_WORDS.contains(&w.as_str()) && !(moves && w.starts_with("insert")))
         || (!summary_decides && id_words.iter().any(|w| CREATE_WORDS.contains(&w.as_str())));
+    // "Create or replace the organization's hard spend limit" at `/organization/spend_limit`,
+    // beside the GET and DELETE of it: the one thing of its kind, set again on a retry.
+    let replaces_one = lead_words
+        .iter()
+        .take(4)
+        .any(|w| CREATE_WORDS.contains(&w.as_str()))
+        && lead_words
+            .windows(2)
+            .take(4)
+            .any(|p| p[0] == "or" && matches!(base_verb(&p[1]).as_str(), "replace" | "update"))
+        && !ends_with_parameter
+        && words(last_literal_segment(path))
+            .last()
+            .is_some_and(|w| !w.ends_with('s'))
+        && op
+            .neighbours
+            .iter()
+            .any(|m| matches!(m, Method::Get | Method::Delete | Method::Put));
+    if replaces_one {
+        return Effect::Updates;
+    }
     // An upsert finds its target by a key before it writes, in the path (Square's
     // `/v2/orders/{order_id}/custom-attributes/{custom_attribute_key}`) or in each item of the
     // body (Square's `/v2/bookings/custom-attributes/bulk-upsert`, by booking id and key): a PUT
@@ -472,6 +530,19 @@ fn creates_or_replaces(op: &Operation<'_>) -> Effect {
 /// A create, or one whose summary or description says it makes something that expires on its
 /// own.
 fn creates(op: &Operation<'_>) -> Effect {
+    // A part of an upload (OpenAI's `/uploads/{upload_id}/parts`, a chunk of an upload
+    // session): the upload is completed with the parts the client lists, and one a retry adds
+    // is left out and expires with the upload.
+    let segments: Vec<&str> = op.path.split('/').filter(|s| !s.is_empty()).collect();
+    if let [.., collection, parent, last] = segments.as_slice()
+        && parent.starts_with('{')
+        && matches!(words(last).as_slice(), [w] if w == "parts" || w == "chunks")
+        && words(collection)
+            .iter()
+            .any(|w| w == "uploads" || w == "upload")
+    {
+        return Effect::ShortLived("a part of an upload, which its completion lists".to_string());
+    }
     // A session (an upload session, a checkout session, a realtime session) is made to be used
     // once and expires: a retry's duplicate is left unused.
     let made = [

@@ -202,6 +202,18 @@ fn described_as_key(description: &str) -> bool {
     AS_KEY.is_match(description) && !DENIED.is_match(description)
 }
 
+/// Whether a map's description says its keys are the idempotency keys of its items: "Each key
+/// is the `idempotency_key` that maps to …", "keyed by idempotency key".
+fn map_keyed_by_key(description: &str) -> bool {
+    static KEYED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)\b(?:each\s+key\s+is\s+the|keyed\s+by(?:\s+the|\s+an?|\s+its)?)\s+`?idempotency[\s_-]+(?:key|token)",
+        )
+        .expect("valid regex")
+    });
+    KEYED.is_match(description)
+}
+
 fn description_of<'a>(node: &At<'a>) -> Option<&'a str> {
     node.node.get("description").and_then(Node::as_str)
 }
@@ -368,6 +380,14 @@ pub fn key_carriers<'a>(
             let found = inner.iter().position(|p| carries_key(settings, p, &inner));
             if let Some(mut p) = found.map(|i| inner.swap_remove(i)) {
                 p.parent = Some(parent.name);
+                // A map whose keys are the items' keys (Square's bulk-create `team_members`:
+                // "Each key is the `idempotency_key` that maps to the `CreateTeamMemberRequest`")
+                // carries one for every item, whatever the inner field says.
+                if parent.schema.get("additionalProperties").is_some()
+                    && description_of(&parent.schema).is_some_and(map_keyed_by_key)
+                {
+                    p.required = true;
+                }
                 out.push(KeyCarrier::BodyField(p));
                 break;
             }
@@ -527,9 +547,37 @@ pub fn repeat_answer<'a>(op: &Operation<'a>, verb: &str) -> Option<&'a str> {
         .partition(|r| r.status.starts_with('2') || r.status.starts_with('3'));
     errors
         .into_iter()
-        .chain(ok)
+        .chain(ok.iter().copied())
         .find(|r| says(r))
         .map(|r| r.status)
+        .or_else(|| {
+            // The operation's own words that a repeat succeeds: Netlify's branch reset, "If the
+            // target branch is already in sync with the source, returns the existing connection
+            // string without performing a reset".
+            let text = op.node.node.get("description").and_then(Node::as_str)?;
+            let lower = text.to_ascii_lowercase();
+            if !lower.contains("already") {
+                return None;
+            }
+            let harmless = lower.split(['.', ';']).any(|sentence| {
+                let w = words(sentence);
+                let has = |x: &str| w.iter().any(|y| y == x);
+                has("already")
+                    && ![
+                        "error", "errors", "fail", "fails", "reject", "rejects", "conflict",
+                    ]
+                    .iter()
+                    .any(|x| has(x))
+                    && (w
+                        .windows(2)
+                        .any(|p| p[0] == "without" && p[1] == "performing")
+                        || w.windows(2)
+                            .any(|p| p[0] == "no" && matches!(p[1].as_str(), "op" | "effect"))
+                        || has("ignored")
+                        || w.windows(2).any(|p| p[0] == "does" && p[1] == "nothing"))
+            });
+            harmless.then(|| ok.first().map(|r| r.status)).flatten()
+        })
 }
 
 /// Whether a required body field carries the version the client last read (Square's
@@ -822,6 +870,25 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
     }
     let props = body_properties(bundle, op);
     let has = |name: &str| props.iter().any(|p| p.name.eq_ignore_ascii_case(name));
+    // The amount of a charge still to come ("Amount of the charge that you will create when
+    // authentication completes": Stripe's 3D Secure) moves nothing now.
+    let to_come = props
+        .iter()
+        .find(|p| p.name.eq_ignore_ascii_case("amount"))
+        .and_then(|p| description_of(&p.schema))
+        .is_some_and(|d| {
+            let d = d.to_ascii_lowercase();
+            [
+                "you will create",
+                "will be created later",
+                "will be charged later",
+            ]
+            .iter()
+            .any(|w| d.contains(w))
+        });
+    if to_come {
+        return None;
+    }
     // Settling the one resource the path names (`/orders/{id}/capture`, `/invoices/{invoice}/pay`)
     // with no amount of its own to send: it happens once, and a repeat is refused as already
     // done (PayPal's ORDER_ALREADY_CAPTURED). It is a transition of that resource, not money

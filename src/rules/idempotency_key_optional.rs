@@ -66,11 +66,15 @@ pub fn keyless_retry_harmless(
             crate::classify::Effect::ShortLived(_) => {
                 return Some("a keyless duplicate expires unused");
             }
-            // A cancel, an approval of the resource its path names: repeated, it reaches the
-            // state the first reached (Square's booking `cancel`); what a repeat answers is
-            // `missing-idempotency-key`'s question where no key is taken at all. ("Release a new
-            // version" at `/releases` names no resource to move, and may make one each time.)
-            crate::classify::Effect::Transitions(_) if op.path.contains('{') => {
+            // A cancel, an approval of the resource its path names, or its body names by
+            // reference (Adyen's `/cancels` with a required `paymentReference`): repeated, it
+            // reaches the state the first reached (Square's booking `cancel`); what a repeat
+            // answers is `missing-idempotency-key`'s question where no key is taken at all.
+            // ("Release a new version" at `/releases` names no resource to move, and may make
+            // one each time.)
+            crate::classify::Effect::Transitions(_)
+                if op.path.contains('{') || names_its_target(bundle, op) =>
+            {
                 return Some("a keyless retry repeats a transition to the same state");
             }
             _ => {}
@@ -89,4 +93,27 @@ pub fn keyless_retry_harmless(
         return Some("the key says what a request without it gets");
     }
     None
+}
+
+/// Whether a body names the existing thing a transition acts on: a required field that refers
+/// to another by its reference or id (`paymentReference`, `pspReference`, `order_id`), at the
+/// top or in a required object (Adyen's `order: {pspReference, orderData}`). A bare `reference`
+/// or `id` is the request's own.
+fn names_its_target(bundle: &crate::resolve::Bundle, op: &crate::model::Operation<'_>) -> bool {
+    let refers = |name: &str| {
+        let name = crate::idempotency::squash(name);
+        ["reference", "id"]
+            .iter()
+            .any(|e| name.len() > e.len() && name.ends_with(e))
+    };
+    crate::idempotency::body_properties(bundle, op)
+        .iter()
+        .filter(|p| p.required)
+        .any(|p| {
+            refers(p.name) || {
+                let mut inner = Vec::new();
+                crate::idempotency::schema_properties(bundle, p.schema, 1, &mut inner);
+                inner.iter().any(|q| refers(q.name))
+            }
+        })
 }
