@@ -121,22 +121,24 @@ pub enum Effect {
 /// The words of an operation's names that the classifiers judge: its last literal path segment
 /// (an OData action's name), its operationId (after a namespace), and its summary (else the
 /// first sentence of its description).
-struct NameWords {
+#[derive(Debug)]
+pub(crate) struct NameWords {
     seg: Vec<String>,
     id: Vec<String>,
     lead: Vec<String>,
 }
 
 impl NameWords {
-    fn of(op: &Operation<'_>) -> Self {
-        NameWords {
+    /// Split once per operation and kept on it: several classifiers read them of every POST.
+    fn of<'o>(op: &'o Operation<'_>) -> &'o Self {
+        op.names.get_or_init(|| NameWords {
             seg: words(odata_action(last_literal_segment(op.path))),
             id: op
                 .operation_id
                 .map(|id| words(action_part(id)))
                 .unwrap_or_default(),
             lead: lead_text(op).map(|(_, t)| words(&t)).unwrap_or_default(),
-        }
+        })
     }
 
     /// The head verbs: the operationId's (after a leading method or qualifier), the summary's
@@ -545,10 +547,8 @@ fn creates(op: &Operation<'_>) -> Effect {
     }
     // A session (an upload session, a checkout session, a realtime session) is made to be used
     // once and expires: a retry's duplicate is left unused.
-    let made = [
-        words(odata_action(last_literal_segment(op.path))).pop(),
-        op.operation_id.and_then(|id| words(action_part(id)).pop()),
-    ];
+    let names = NameWords::of(op);
+    let made = [names.seg.last().cloned(), names.id.last().cloned()];
     // Sessions of a kind that is used once (upload, checkout, login, payment, realtime, …),
     // not a training session booked; a quote whose text says it expires (Checkout's FX quote,
     // "before the quote expires"), not a sales quote kept on file.
@@ -820,8 +820,8 @@ fn passes_through(op: &Operation<'_>) -> Option<String> {
         .extension("x-kubernetes-action")
         .and_then(|a| a.node.as_str().map(|s| s.eq_ignore_ascii_case("connect")))
         .unwrap_or(false);
-    let id_words = op.operation_id.map(|id| words(action_part(id)));
-    let connect_id = id_words.as_ref().is_some_and(|w| {
+    let id_words = op.operation_id.map(|_| &NameWords::of(op).id);
+    let connect_id = id_words.is_some_and(|w| {
         w.first().is_some_and(|h| h == "connect")
             && w.get(1).is_some_and(|m| METHODS.contains(&m.as_str()))
     });
@@ -840,11 +840,8 @@ fn passes_through(op: &Operation<'_>) -> Option<String> {
 /// Why a POST only reads, if it does (see the module documentation).
 fn reads(op: &Operation<'_>, settings: &Settings) -> Option<String> {
     let segment = last_literal_segment(op.path);
-    let seg_words = words(odata_action(segment));
-    let id_words = op
-        .operation_id
-        .map(|id| words(action_part(id)))
-        .unwrap_or_default();
+    let names = NameWords::of(op);
+    let (seg_words, id_words) = (&names.seg, &names.id);
     // Compound nouns glued in lower case (`selfsubjectaccessreviews`) end in their head noun.
     let glued = segment.to_ascii_lowercase();
     for (a, b) in DOMAIN_READS {

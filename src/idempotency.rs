@@ -1517,10 +1517,13 @@ pub fn natural_key(
             .flatten()
             .any(|singular| !singular.is_empty() && singular == name)
     };
-    if let Some(p) = props.iter().filter(writable).find(|p| {
-        let name = squash(p.name);
-        p.required
-            && held(&name)
+    if let Some(p) = props
+        .iter()
+        .filter(|p| p.required)
+        .filter(writable)
+        .find(|p| {
+            let name = squash(p.name);
+            held(&name)
             && (naming_field(p.name)
                 || matches!(
                     name.as_str(),
@@ -1539,7 +1542,8 @@ pub fn natural_key(
                 crate::classify::effect(op),
                 crate::classify::Effect::Creates | crate::classify::Effect::JoinsSet(_)
             )
-    }) {
+        })
+    {
         return Some(format!(
             "the `{}` it registers, which the collection holds",
             p.name
@@ -1568,8 +1572,8 @@ pub fn natural_key(
     // trusted origin"): a client that names what it makes names it again on a retry.
     let conflict = conflict_declared;
     let unique = |p: &&Property<'_>| {
-        (p.required || ((conflict || naming_field(p.name)) && !made_when_omitted(&p.schema)))
-            && description_of(&p.schema).is_some_and(unique_field_said)
+        description_of(&p.schema).is_some_and(unique_field_said)
+            && (p.required || ((conflict || naming_field(p.name)) && !made_when_omitted(&p.schema)))
     };
     if let Some(p) = props.iter().filter(writable).find(unique) {
         return Some(format!("the unique `{}`", p.name));
@@ -1606,14 +1610,11 @@ fn duplicate_error_code(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
                 .text
                 .get(own.span.start as usize..own.span.end as usize)
         })
-        .unwrap_or_default()
-        .as_bytes();
-    if ![
-        "lready", "LREADY", "uplicat", "UPLICAT", "xists", "XISTS", "aken", "AKEN",
-    ]
-    .iter()
-    .any(|w| memchr::memmem::find(text, w.as_bytes()).is_some())
-    {
+        .unwrap_or_default();
+    static WORDS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?i)already|duplicat|exists|taken").expect("valid regex")
+    });
+    if !WORDS.is_match(text) {
         return None;
     }
     // ("Already" followed by a state speaks of the parent's state, not of a second one:

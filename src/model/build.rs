@@ -328,6 +328,7 @@ impl<'a> Builder<'a> {
                     .collect(),
                 item_parameter: None,
                 item_parameter_description: None,
+                names: std::sync::OnceLock::new(),
             };
             let parent = operation.display();
             self.operations.push(operation);
