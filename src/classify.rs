@@ -859,7 +859,7 @@ fn reads(op: &Operation<'_>, settings: &Settings) -> Option<String> {
     let quote = || lead.as_ref().map(|(kind, t)| quote_lead(kind, t));
 
     // Domain reads, worded as actions, come before the veto of write verbs.
-    for w in [&seg_words, &id_words, &lead_words] {
+    for w in [seg_words, id_words, &lead_words] {
         if let Some((a, b)) = domain_read(w) {
             return Some(format!("{a} {b}"));
         }
@@ -883,7 +883,7 @@ fn reads(op: &Operation<'_>, settings: &Settings) -> Option<String> {
             .find(|v| v.eq_ignore_ascii_case(w))
             .map(|v| v.to_string())
     };
-    let seg_head = head_verb(&seg_words, None);
+    let seg_head = head_verb(seg_words, None);
     let summary = summary_head(&lead_words);
     // The verb of the summary: "Invoke action sendMail" sends.
     let summary_verb = summary
@@ -894,8 +894,8 @@ fn reads(op: &Operation<'_>, settings: &Settings) -> Option<String> {
     // description say it reads (Twilio's `UpdateFlowValidate` for `/Flows/Validate`, "Validate
     // flow JSON definition"): that verb says how the SDK calls it, not what it does.
     let reads_by_verb = seg_head.and_then(verb).is_some() && summary_verb.and_then(verb).is_some();
-    let id_head = head_verb(&id_words, Some(op.method.key()))
-        .filter(|_| !(reads_by_verb && generated_from_path(&id_words, op.path)));
+    let id_head = head_verb(id_words, Some(op.method.key()))
+        .filter(|_| !(reads_by_verb && generated_from_path(id_words, op.path)));
     if [id_head, seg_head, summary_verb]
         .into_iter()
         .flatten()
