@@ -264,11 +264,19 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     let moves = lead_words
         .first()
         .is_some_and(|w| matches!(base_verb(w).as_str(), "move" | "reorder"));
-    let may_create = lead_words
-        .iter()
-        .take(6)
-        .any(|w| CREATE_WORDS.contains(&w.as_str()) && !(moves && w.starts_with("insert")))
-        || (!summary_decides && id_words.iter().any(|w| CREATE_WORDS.contains(&w.as_str())));
+    // ("Reverses a ReceivedDebit and creates a DebitReversal object": the object records the
+    // transition its summary opens with.)
+    let records_transition = lead_words
+        .first()
+        .is_some_and(|w| TRANSITION_VERBS.contains(&base_verb(w).as_str()));
+    let create_after_and =
+        |i: usize| records_transition && lead_words[..i].iter().any(|w| w == "and");
+    let may_create = lead_words.iter().take(6).enumerate().any(|(i, w)| {
+        CREATE_WORDS.contains(&w.as_str())
+            && !(moves && w.starts_with("insert"))
+            && !create_after_and(i)
+    }) || (!summary_decides
+        && id_words.iter().any(|w| CREATE_WORDS.contains(&w.as_str())));
     // "Create or replace the organization's hard spend limit" at `/organization/spend_limit`,
     // beside the GET and DELETE of it: the one thing of its kind, set again on a retry.
     let replaces_one = lead_words

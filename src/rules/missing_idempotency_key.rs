@@ -191,6 +191,16 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 // answers, as for a bodiless transition.
                 Some(Severity::Info),
             ),
+            // A resend exists to send once more (Okta's factor `resend`): a retry's extra
+            // message is what the call is for, and advice at most.
+            (Effect::Sends(verb), _) if verb == "resend" => (
+                format!(
+                    "{} sends a message again (`{verb}`) without an idempotency key: a retry \
+                     sends one more, which a resend already does",
+                    op.display()
+                ),
+                Some(Severity::Info),
+            ),
             (Effect::Sends(verb), _) => (
                 format!(
                     "{} sends a message (`{verb}`) without an idempotency key: a retry sends it \
