@@ -228,6 +228,12 @@ pub fn effect(op: &Operation<'_>) -> Effect {
             .iter()
             .take(6)
             .any(|w| CREATE_WORDS.contains(&w.as_str()))
+        && !lead_words.first().is_some_and(|w| {
+            let v = base_verb(w);
+            SEND_VERBS.contains(&v.as_str())
+                || STARTING_VERBS.contains(&v.as_str())
+                || matches!(v.as_str(), "add" | "record" | "log")
+        })
         && let [noun] = seg_words.as_slice()
         && let Some(singular) = noun.strip_suffix('s')
         && let Some(verb) = [
@@ -291,10 +297,11 @@ pub fn effect(op: &Operation<'_>) -> Effect {
         && words(last_literal_segment(path))
             .last()
             .is_some_and(|w| !w.ends_with('s'))
+        && op.item_parameter.is_none()
         && op
             .neighbours
             .iter()
-            .any(|m| matches!(m, Method::Get | Method::Delete | Method::Put));
+            .any(|m| matches!(m, Method::Delete | Method::Put));
     if replaces_one {
         return Effect::Updates;
     }
@@ -546,7 +553,7 @@ fn creates(op: &Operation<'_>) -> Effect {
     let segments: Vec<&str> = op.path.split('/').filter(|s| !s.is_empty()).collect();
     if let [.., collection, parent, last] = segments.as_slice()
         && parent.starts_with('{')
-        && matches!(words(last).as_slice(), [w] if w == "parts" || w == "chunks")
+        && matches!(words(last).as_slice(), [w] if w == "parts")
         && words(collection)
             .iter()
             .any(|w| w == "uploads" || w == "upload")

@@ -152,26 +152,19 @@ pub fn relative_wording(description: &str) -> Option<&str> {
 }
 
 /// [`RELATIVE_WORDING`] in `text`, searched only when a word it needs is there: the long
-/// descriptions of a large spec's bodies rarely hold one, and a case-insensitive search of them
-/// costs more than a look for a few lower-case stems.
+/// descriptions of a large spec's bodies rarely hold one, and the full search of them costs more
+/// than one pass for the stems it needs.
 fn relative_wording_match(text: &str) -> Option<regex::Match<'_>> {
-    let lower = text.to_ascii_lowercase();
     // ("add" alone is in every "address" and "additional": the wording needs "added to" or
-    // "to the end".)
-    [
-        "added to",
-        "to the end",
-        "subtract",
-        "deduct",
-        "relative to",
-        "crement",
-        "crease",
-        "append",
-    ]
-    .iter()
-    .any(|stem| lower.contains(stem))
-    .then(|| RELATIVE_WORDING.find(text))
-    .flatten()
+    // "to the end". One pass over the text, with no lower-cased copy.)
+    static STEMS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)added to|to the end|subtract|deduct|relative to|crement|crease|append")
+            .expect("valid regex")
+    });
+    STEMS
+        .is_match(text)
+        .then(|| RELATIVE_WORDING.find(text))
+        .flatten()
 }
 
 #[cfg(test)]

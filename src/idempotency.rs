@@ -383,7 +383,10 @@ pub fn key_carriers<'a>(
                 // A map whose keys are the items' keys (Square's bulk-create `team_members`:
                 // "Each key is the `idempotency_key` that maps to the `CreateTeamMemberRequest`")
                 // carries one for every item, whatever the inner field says.
-                if parent.schema.get("additionalProperties").is_some()
+                if parent
+                    .schema
+                    .get("additionalProperties")
+                    .is_some_and(|a| a.node.as_bool().is_none())
                     && description_of(&parent.schema).is_some_and(map_keyed_by_key)
                 {
                     p.required = true;
@@ -563,6 +566,9 @@ pub fn repeat_answer<'a>(op: &Operation<'a>, verb: &str) -> Option<&'a str> {
                 let w = words(sentence);
                 let has = |x: &str| w.iter().any(|y| y == x);
                 has("already")
+                    && w.iter()
+                        .take_while(|x| *x != "already")
+                        .any(|x| matches!(x.as_str(), "if" | "when" | "where"))
                     && ![
                         "error", "errors", "fail", "fails", "reject", "rejects", "conflict",
                     ]
@@ -879,16 +885,13 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
         .is_some_and(|d| {
             let d = d.to_ascii_lowercase();
             [
-                "you will create",
+                "that you will create when",
                 "will be created later",
                 "will be charged later",
             ]
             .iter()
             .any(|w| d.contains(w))
         });
-    if to_come {
-        return None;
-    }
     // Settling the one resource the path names (`/orders/{id}/capture`, `/invoices/{invoice}/pay`)
     // with no amount of its own to send: it happens once, and a repeat is refused as already
     // done (PayPal's ORDER_ALREADY_CAPTURED). It is a transition of that resource, not money
@@ -935,7 +938,7 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
     if settles_once && !sends_amount {
         return None;
     }
-    if !prices_only {
+    if !prices_only && !to_come {
         if has("amount") && has("currency") {
             return Some("body has `amount` and `currency`".to_string());
         }

@@ -100,20 +100,41 @@ pub fn keyless_retry_harmless(
 /// top or in a required object (Adyen's `order: {pspReference, orderData}`). A bare `reference`
 /// or `id` is the request's own.
 fn names_its_target(bundle: &crate::resolve::Bundle, op: &crate::model::Operation<'_>) -> bool {
-    let refers = |name: &str| {
+    // What the reference names must be what the call acts on: `paymentReference` of "Cancel
+    // an authorised payment", `order.pspReference` at `/orders/cancel`; not the `project_id`
+    // a new release belongs to.
+    let named: Vec<String> = crate::heuristics::words(op.path)
+        .into_iter()
+        .chain(
+            crate::classify::lead_text(op)
+                .map(|(_, t)| crate::heuristics::words(&t))
+                .unwrap_or_default(),
+        )
+        .map(|w| w.strip_suffix('s').map(str::to_string).unwrap_or(w))
+        .collect();
+    let acts_on = |stem: &str| {
+        !stem.is_empty()
+            && named
+                .iter()
+                .any(|w| stem.ends_with(w.as_str()) && w.len() > 2)
+    };
+    let refers_to = |name: &str, parent: Option<&str>| {
         let name = crate::idempotency::squash(name);
-        ["reference", "id"]
-            .iter()
-            .any(|e| name.len() > e.len() && name.ends_with(e))
+        ["reference", "id"].iter().any(|e| {
+            name.len() > e.len()
+                && name.ends_with(e)
+                && (acts_on(&name[..name.len() - e.len()])
+                    || parent.is_some_and(|p| acts_on(&crate::idempotency::squash(p))))
+        })
     };
     crate::idempotency::body_properties(bundle, op)
         .iter()
         .filter(|p| p.required)
         .any(|p| {
-            refers(p.name) || {
+            refers_to(p.name, None) || {
                 let mut inner = Vec::new();
                 crate::idempotency::schema_properties(bundle, p.schema, 1, &mut inner);
-                inner.iter().any(|q| refers(q.name))
+                inner.iter().any(|q| refers_to(q.name, Some(p.name)))
             }
         })
 }
