@@ -417,6 +417,16 @@ pub fn effect(op: &Operation<'_>) -> Effect {
                 .last()
                 .cloned()
         };
+        // Adding metadata sets keys to values (Formance's `v2AddMetadataToAccount`): a retry
+        // sets them again.
+        if head_noun(lead_words)
+            .into_iter()
+            .chain(head_noun(id_words))
+            .chain(seg_words.last().cloned())
+            .any(|w| w == "metadata")
+        {
+            return Effect::Updates;
+        }
         let object = head_noun(lead_words)
             .into_iter()
             .chain(head_noun(id_words))
@@ -813,6 +823,23 @@ pub fn exemption(op: &Operation<'_>, settings: &Settings) -> Option<Exemption> {
         .heads(op, true)
         .into_iter()
         .find(|h| REDELIVERY_VERBS.contains(&h.as_str()))
+    {
+        return Some(Exemption::Redelivers(verb));
+    }
+    // Firing or sending again an event the path names (Unit's `fireEvent` at
+    // `/events/{eventId}`): it keeps its id, on which receivers dedupe.
+    if let [.., collection, last] = op
+        .path
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .as_slice()
+        && last.starts_with('{')
+        && words(collection).last().is_some_and(|w| w == "events")
+        && let Some(verb) = NameWords::of(op)
+            .heads(op, false)
+            .into_iter()
+            .find(|h| matches!(h.as_str(), "fire" | "send" | "resend" | "trigger"))
     {
         return Some(Exemption::Redelivers(verb));
     }

@@ -521,6 +521,9 @@ pub struct Property<'a> {
     pub required: bool,
     /// For a key one level down (a multipart part, a bulk item), the top-level property holding it.
     pub parent: Option<&'a str>,
+    /// The description written beside a `$ref` (OpenAPI 3.1, and many 3.0 specs in practice),
+    /// which says what the property is here rather than what its schema is everywhere.
+    pub beside_ref: Option<&'a str>,
 }
 
 /// The status of a response the spec describes as answering a resource already in the state
@@ -758,6 +761,7 @@ pub fn body_properties<'a>(bundle: &'a Bundle, op: &Operation<'a>) -> Vec<Proper
             schema: field.node,
             required: field.required,
             parent: None,
+            beside_ref: None,
         });
     }
     let mut seen_schemas = Vec::new();
@@ -808,6 +812,11 @@ pub fn schema_properties<'a>(
                     span: e.key.span,
                 },
                 schema: bundle.deref(schema.with(&e.value)),
+                beside_ref: e
+                    .value
+                    .get("$ref")
+                    .and(e.value.get("description"))
+                    .and_then(Node::as_str),
             });
         }
     }
@@ -1591,8 +1600,33 @@ pub fn natural_key(
             return Some(format!("the unique `{}.{}`", outer.name, p.name));
         }
     }
+    // Or the object that is the thing made says which of its fields is unique (Square's
+    // `location`: "The `name` field is required and must be unique within a seller account").
+    for outer in props.iter().filter(writable) {
+        let Some(field) = outer
+            .beside_ref
+            .or_else(|| description_of(&outer.schema))
+            .filter(|d| says_unique(d))
+            .and_then(|d| UNIQUE_NAMED_FIELD.captures(d))
+            .and_then(|c| c.get(1))
+        else {
+            continue;
+        };
+        let mut inner = Vec::new();
+        schema_properties(bundle, outer.schema, 0, &mut inner);
+        if let Some(p) = inner.iter().find(|p| p.name == field.as_str()) {
+            return Some(format!("the unique `{}.{}`", outer.name, p.name));
+        }
+    }
     None
 }
+
+/// An object's description that names one of its fields as unique: "The `name` field is
+/// required and must be unique within a seller account".
+static UNIQUE_NAMED_FIELD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"(?i)`((?-u:\w)+)`(?:\s+field)?[^.`]{0,40}\bmust\s+be\s+unique\b")
+        .expect("valid regex")
+});
 
 /// An error code an error response of `op` lists (an `enum` of its `error`, `code` or
 /// `error_code`) that says what the call makes is already there: `already_reacted`,

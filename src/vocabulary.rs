@@ -278,6 +278,8 @@ pub const TOGGLE_VERBS: &[&str] = &[
     "archive",
     "unarchive",
     "unpublish",
+    // Expiring a password or a session: expired, and expired again.
+    "expire",
     "opt",
     "subscribe",
     "unsubscribe",

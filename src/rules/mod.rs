@@ -201,7 +201,10 @@ impl<'a> Context<'a> {
     /// A finding about a deprecated operation is advice for the clients still calling it, at
     /// most an info: the fix is to move them to its successor (Square's retired
     /// `DeprecatedBatchChangeInventory`, Okta's deprecated `oktaSupport/grant`).
-    fn note_deprecated(&self, d: &mut Diagnostic) {
+    /// Advice (an info by its rule) about a deprecated operation is dropped: the spec will not
+    /// be fixed there, and reviewers of real specs judged it noise (Stripe's retired
+    /// Recipients, Adyen's deprecated `/originKeys`). Returns whether `d` is kept.
+    fn note_deprecated(&self, d: &mut Diagnostic) -> bool {
         // A finding about what several operations share (one key component's lifetime or
         // schema, one 429 response, a gap of the whole API) is no deprecated operation's alone,
         // even when it names the first of them.
@@ -220,9 +223,13 @@ impl<'a> Context<'a> {
             && d.operation_key
                 .is_some_and(|k| self.deprecated.contains(&k))
         {
+            if d.severity == Severity::Info {
+                return false;
+            }
             d.severity = Severity::Info;
             d.message.push_str(" (the operation is deprecated)");
         }
+        true
     }
 
     /// A response-contract rule's findings, as one: in an API that declares no 4xx response on
@@ -437,7 +444,7 @@ pub fn check_each(cx: &Context<'_>, mut sink: impl FnMut(&mut Vec<Diagnostic>)) 
     for rule in RULES {
         (rule.check)(cx, &mut out);
         if !cx.deprecated.is_empty() {
-            out.iter_mut().for_each(|d| cx.note_deprecated(d));
+            out.retain_mut(|d| cx.note_deprecated(d));
         }
         sink(&mut out);
         out.clear();
