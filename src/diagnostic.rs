@@ -91,6 +91,9 @@ pub struct Diagnostic {
     /// after suppressions and levels, and counts the others in its message. A suppression on
     /// one operation then silences that one only.
     pub shared_gap: Option<String>,
+    /// Advice (a rule's info) about a deprecated operation: the engine judges it as any finding
+    /// (a suppression of it is used, it shadows what it would shadow) and then leaves it out.
+    pub deprecated_advice: bool,
 }
 
 impl Diagnostic {

@@ -756,6 +756,10 @@ fn lint_bundle<'b>(
             if let Some(what) = &d.shared_gap {
                 gap.clone_from(what);
             }
+            if d.deprecated_advice {
+                let _ = keep(d, &mut resolving, &mut reported);
+                continue;
+            }
             match keep(d, &mut resolving, &mut reported) {
                 Some(Kept::Shown(f)) if shared => shown_gap.push(f),
                 Some(Kept::Shown(f)) => result.findings.push(f),
@@ -777,6 +781,10 @@ fn lint_bundle<'b>(
             .operation_key
             .expect("only findings about an operation wait");
         if d.shadowed_by.iter().any(|r| reported.contains(&(*r, key))) {
+            continue;
+        }
+        if d.deprecated_advice {
+            let _ = keep(d, &mut resolving, &mut reported);
             continue;
         }
         match keep(d, &mut resolving, &mut reported) {

@@ -504,3 +504,31 @@ fn a_status_an_operation_names_for_itself_is_its_own_gap() {
         assert!(!message.contains("no operation of this API"), "{message}");
     }
 }
+
+#[test]
+fn a_suppression_of_advice_left_out_for_a_deprecated_operation_is_not_unused() {
+    // The optional key of a deprecated POST is advice, left out; the suppression written for it
+    // still silences it, and is no `unused-suppression`.
+    let spec = "\
+openapi: 3.0.3
+info: {title: Deprecated advice, version: '1'}
+paths:
+  /v1/widgets:
+    post:
+      deprecated: true
+      x-idemlint-ignore: {idempotency-key-optional: kept for old clients}
+      parameters:
+        - {name: Idempotency-Key, in: header, description: Kept for 24 hours., schema: {type: string, maxLength: 64}}
+      requestBody: {content: {application/json: {schema: {type: object, properties: {name: {type: string}}}}}}
+      responses: {'201': {description: Created}, '400': {description: Bad}, '409': {description: In progress, headers: {Retry-After: {schema: {type: integer}}}}, '422': {description: Reused}}
+";
+    let report = report_with(spec, "");
+    assert!(
+        of_rule(&report, "unused-suppression").is_empty(),
+        "{report:#}"
+    );
+    assert!(
+        of_rule(&report, "idempotency-key-optional").is_empty(),
+        "{report:#}"
+    );
+}

@@ -201,10 +201,11 @@ impl<'a> Context<'a> {
     /// A finding about a deprecated operation is advice for the clients still calling it, at
     /// most an info: the fix is to move them to its successor (Square's retired
     /// `DeprecatedBatchChangeInventory`, Okta's deprecated `oktaSupport/grant`).
-    /// Advice (an info by its rule) about a deprecated operation is dropped: the spec will not
-    /// be fixed there, and reviewers of real specs judged it noise (Stripe's retired
-    /// Recipients, Adyen's deprecated `/originKeys`). Returns whether `d` is kept.
-    fn note_deprecated(&self, d: &mut Diagnostic) -> bool {
+    /// Advice (an info by its rule) about a deprecated operation is marked to be left out
+    /// ([`Diagnostic::deprecated_advice`]): the spec will not be fixed there, and reviewers of
+    /// real specs judged it noise (Stripe's retired Recipients, Adyen's deprecated
+    /// `/originKeys`).
+    fn note_deprecated(&self, d: &mut Diagnostic) {
         // A finding about what several operations share (one key component's lifetime or
         // schema, one 429 response, a gap of the whole API) is no deprecated operation's alone,
         // even when it names the first of them.
@@ -224,12 +225,11 @@ impl<'a> Context<'a> {
                 .is_some_and(|k| self.deprecated.contains(&k))
         {
             if d.severity == Severity::Info {
-                return false;
+                d.deprecated_advice = true;
             }
             d.severity = Severity::Info;
             d.message.push_str(" (the operation is deprecated)");
         }
-        true
     }
 
     /// A response-contract rule's findings, as one: in an API that declares no 4xx response on
@@ -279,6 +279,7 @@ impl<'a> Context<'a> {
             help: None,
             shadowed_by: &[],
             shared_gap: None,
+            deprecated_advice: false,
         }
     }
 }
@@ -444,7 +445,7 @@ pub fn check_each(cx: &Context<'_>, mut sink: impl FnMut(&mut Vec<Diagnostic>)) 
     for rule in RULES {
         (rule.check)(cx, &mut out);
         if !cx.deprecated.is_empty() {
-            out.retain_mut(|d| cx.note_deprecated(d));
+            out.iter_mut().for_each(|d| cx.note_deprecated(d));
         }
         sink(&mut out);
         out.clear();
