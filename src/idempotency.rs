@@ -1094,7 +1094,7 @@ fn money_amount(bundle: &Bundle, props: &[Property<'_>]) -> Option<String> {
 // (Words may be split across lines: `\s+`, not a space.)
 static NATURAL_KEY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\b(must\s+be\s+unique|is\s+not\s+unique|unique\s+(across|within|per|among)|already\s+exists?|already\s+(taken|in\s+use|registered|present|part\s+of|a\s+member|mapped|associated|connected|installed|enrolled|reserved)|name[\s_]in[\s_]use|conflicts?\s+with\s+(?:an?\s+)?existing|duplicate\s+(name|email|entry|resource))\b",
+        r"(?i)\b(must\s+be\s+unique|is\s+not\s+unique|unique\s+(across|within|per|among)|already\s+exists?|already\s+(?:been\s+)?(taken|in\s+use|registered|present|part\s+of|a\s+member|mapped|associated|connected|installed|enrolled|reserved|assigned|added|linked|attached)|name[\s_]in[\s_]use|conflicts?\s+with\s+(?:an?\s+)?existing|duplicate\s+(name|email|entry|resource))\b",
     )
     .expect("valid regex")
 });
@@ -1156,6 +1156,16 @@ static IDEMPOTENT_BY_DESIGN: std::sync::LazyLock<regex::Regex> = std::sync::Lazy
           | (?:gets?|finds?|fetch(?:es)?|retrieves?)\s+or\s+creates?
 
         )\b",
+    )
+    .expect("valid regex")
+});
+
+/// Wording that a repeat of the call is refused because what it makes is already there: "If the
+/// key is already present in the list of key credentials for the target IdP, you receive a 400
+/// error response".
+static ALREADY_REFUSED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\b(?:if|when)\b[^.]{0,120}\balready\s+(?:been\s+)?(?:present|exists?|assigned|added|registered|in\s+use|taken|linked|attached|a\s+member)\b[^.]{0,120}\b(?:400|409|422|error|fails?|refused|rejected)\b",
     )
     .expect("valid regex")
 });
@@ -1323,7 +1333,22 @@ pub fn natural_key(
             .any(|w| window.to_ascii_lowercase().contains(w));
             (refused && !allowed).then_some(m)
         };
-        if let Some(m) = by_design().or_else(unique_said).or_else(overlap_refused) {
+        // "If the key is already present in the list of key credentials for the target IdP,
+        // you receive a 400 error response" (Okta's key clone): a repeat is refused. Not of a
+        // call that moves money: "if the payment has already been captured, the refund fails"
+        // speaks of another thing's state.
+        let already_refused = || {
+            lower
+                .contains("already")
+                .then(|| ALREADY_REFUSED.find(text))
+                .flatten()
+                .filter(|_| !harms_twice())
+        };
+        if let Some(m) = by_design()
+            .or_else(unique_said)
+            .or_else(overlap_refused)
+            .or_else(already_refused)
+        {
             return Some(format!("its {key}: \"{}\"", m.as_str()));
         }
     }
