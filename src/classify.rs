@@ -422,7 +422,6 @@ pub fn effect(op: &Operation<'_>) -> Effect {
         if head_noun(lead_words)
             .into_iter()
             .chain(head_noun(id_words))
-            .chain(seg_words.last().cloned())
             .any(|w| w == "metadata")
         {
             return Effect::Updates;
@@ -512,6 +511,15 @@ fn one_of_its_kind(op: &Operation<'_>) -> bool {
 /// ("Restore a backup into a new database instance").
 pub fn is_switch(op: &Operation<'_>, verb: &str) -> bool {
     crate::vocabulary::TOGGLE_VERBS.contains(&verb)
+        // Expiring a credential (Okta's `expire_password`), not a checkout session, whose
+        // expiry ends it as a cancel does.
+        && (verb != "expire"
+            || words(op.path).iter().any(|w| {
+                matches!(
+                    base_verb(w).as_str(),
+                    "password" | "token" | "credential" | "secret"
+                )
+            }))
         && (verb != "restore"
             || !words(op.path).iter().any(|w| {
                 matches!(
@@ -826,20 +834,27 @@ pub fn exemption(op: &Operation<'_>, settings: &Settings) -> Option<Exemption> {
     {
         return Some(Exemption::Redelivers(verb));
     }
-    // Firing or sending again an event the path names (Unit's `fireEvent` at
-    // `/events/{eventId}`): it keeps its id, on which receivers dedupe.
-    if let [.., collection, last] = op
-        .path
-        .split('/')
-        .filter(|s| !s.is_empty())
-        .collect::<Vec<_>>()
-        .as_slice()
+    // Firing again an event the path names (Unit's `fireEvent` at `/events/{eventId}`, beside
+    // its GET, with nothing sent): it keeps its id, on which receivers dedupe. One sent a body
+    // or answered 201 makes an event.
+    if op.request_body.is_none()
+        && op.response("201").is_none()
+        && op
+            .neighbours
+            .iter()
+            .any(|m| matches!(m, Method::Get | Method::Delete))
+        && let [.., collection, last] = op
+            .path
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .as_slice()
         && last.starts_with('{')
         && words(collection).last().is_some_and(|w| w == "events")
         && let Some(verb) = NameWords::of(op)
             .heads(op, false)
             .into_iter()
-            .find(|h| matches!(h.as_str(), "fire" | "send" | "resend" | "trigger"))
+            .find(|h| matches!(h.as_str(), "fire" | "resend" | "trigger"))
     {
         return Some(Exemption::Redelivers(verb));
     }

@@ -1639,7 +1639,11 @@ pub fn natural_key(
         };
         let mut inner = Vec::new();
         schema_properties(bundle, outer.schema, 0, &mut inner);
-        if let Some(p) = inner.iter().find(|p| p.name == field.as_str()) {
+        // (A field the client always sends, or names the thing by; not one "when given".)
+        if let Some(p) = inner.iter().filter(writable).find(|p| {
+            p.name == field.as_str()
+                && (p.required || (naming_field(p.name) && !made_when_omitted(&p.schema)))
+        }) {
             return Some(format!("the unique `{}.{}`", outer.name, p.name));
         }
     }
@@ -1649,8 +1653,10 @@ pub fn natural_key(
 /// An object's description that names one of its fields as unique: "The `name` field is
 /// required and must be unique within a seller account".
 static UNIQUE_NAMED_FIELD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r"(?i)`((?-u:\w)+)`(?:\s+field)?[^.`]{0,40}\bmust\s+be\s+unique\b")
-        .expect("valid regex")
+    regex::Regex::new(
+        r"(?i)`((?-u:\w)+)`(?:\s+field)?(?:\s+is\s+required\s+and)?\s+must\s+be\s+unique\b",
+    )
+    .expect("valid regex")
 });
 
 /// An error code an error response of `op` lists (an `enum` of its `error`, `code` or

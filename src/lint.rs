@@ -756,7 +756,7 @@ fn lint_bundle<'b>(
             if let Some(what) = &d.shared_gap {
                 gap.clone_from(what);
             }
-            if d.deprecated_advice {
+            if d.deprecated_advice && !config.levels.contains_key(d.rule) {
                 let _ = keep(d, &mut resolving, &mut reported);
                 continue;
             }
@@ -783,7 +783,7 @@ fn lint_bundle<'b>(
         if d.shadowed_by.iter().any(|r| reported.contains(&(*r, key))) {
             continue;
         }
-        if d.deprecated_advice {
+        if d.deprecated_advice && !config.levels.contains_key(d.rule) {
             let _ = keep(d, &mut resolving, &mut reported);
             continue;
         }

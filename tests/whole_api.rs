@@ -532,3 +532,29 @@ paths:
         "{report:#}"
     );
 }
+
+#[test]
+fn advice_on_a_deprecated_operation_stays_when_its_rule_level_is_configured() {
+    // A deprecated, keyed POST with no 400: the rule's info is left out by default, and kept
+    // (at the level set) when the configuration sets the rule's level.
+    let spec = "\
+openapi: 3.0.3
+info: {title: Deprecated, version: '1'}
+paths:
+  /v1/widgets:
+    post:
+      deprecated: true
+      parameters:
+        - {name: Idempotency-Key, in: header, required: true, description: Kept for 24 hours., schema: {type: string, maxLength: 64}}
+      requestBody: {content: {application/json: {schema: {type: object, properties: {name: {type: string}}}}}}
+      responses: {'201': {description: Created}, '409': {description: In progress, headers: {Retry-After: {schema: {type: integer}}}}, '422': {description: Reused}}
+";
+    let rule = "missing-missing-key-response";
+    assert!(of_rule(&report_with(spec, ""), rule).is_empty());
+    let raised = of_rule(
+        &report_with(spec, "rules: {missing-missing-key-response: error}\n"),
+        rule,
+    );
+    assert_eq!(raised.len(), 1, "{raised:#?}");
+    assert_eq!(raised[0].0, "error", "{raised:#?}");
+}
