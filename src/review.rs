@@ -486,8 +486,15 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
             (None, None) => answer(Verdict::NotApplicable, "no change", None),
         };
 
+        // Marked, as `check` marks its findings there (and leaves its advice out): the answers
+        // are for the clients still calling it.
+        let deprecated = op.node.node.get("deprecated").and_then(Node::as_bool) == Some(true);
         out.operations.push(OperationReview {
-            operation: op.display(),
+            operation: if deprecated {
+                format!("{} (deprecated)", op.display())
+            } else {
+                op.display()
+            },
             at: place(op.key),
             answers: [q1, q2, q3, q4, q5],
         });

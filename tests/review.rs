@@ -390,3 +390,29 @@ fn one_html_page_holds_a_section_a_document() {
     assert_eq!(html.matches("<tr class=\"operation\">").count(), 11);
     assert_eq!(html.matches("<!DOCTYPE html>").count(), 1);
 }
+
+#[test]
+fn a_deprecated_operation_is_marked_in_its_row() {
+    // `check` leaves advice about it out and marks its other findings; `review` marks the row,
+    // whose answers are for the clients still calling it.
+    let dir = tempfile::tempdir().unwrap();
+    let spec = "\
+openapi: 3.0.3
+info: {title: Old, version: '1'}
+paths:
+  /v1/recipients/{id}/verify:
+    post:
+      deprecated: true
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses: {'200': {description: The recipient}}
+  /v2/recipients/{id}/verify:
+    post:
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses: {'200': {description: The recipient}}
+";
+    std::fs::write(dir.path().join("api.yaml"), spec).unwrap();
+    let (code, md, _) = run(dir.path(), &["api.yaml"], "");
+    assert_eq!(code, 0, "{md}");
+    row(&md, "POST /v1/recipients/{id}/verify (deprecated)");
+    row(&md, "POST /v2/recipients/{id}/verify");
+}
