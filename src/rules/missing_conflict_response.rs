@@ -98,7 +98,21 @@ pub(crate) fn concurrency_harmless(
     repeats_harm: impl FnOnce() -> bool,
 ) -> bool {
     use crate::classify::Effect;
-    if op.method != crate::model::Method::Post || !op.path.contains('{') {
+    if op.method != crate::model::Method::Post {
+        return false;
+    }
+    // An update or transition sent with nothing but what names its target and the one value it
+    // sets (Xero's `deleteBatchPayment`, "Updates a specific batch payment", `{BatchPaymentID,
+    // Status: DELETED}`): two copies at once are the very same request.
+    if names_and_fixes(bundle, op)
+        && matches!(
+            crate::classify::effect(op),
+            Effect::Updates | Effect::Transitions(_)
+        )
+    {
+        return !repeats_harm();
+    }
+    if !op.path.contains('{') {
         return false;
     }
     let harmless = match crate::classify::effect(op) {
@@ -109,4 +123,23 @@ pub(crate) fn concurrency_harmless(
         _ => false,
     };
     harmless && !repeats_harm()
+}
+
+/// Whether a body is absent, or holds only ids and fields that take one value.
+fn names_and_fixes(bundle: &crate::resolve::Bundle, op: &crate::model::Operation<'_>) -> bool {
+    if op.request_body.is_none() {
+        return true;
+    }
+    let props = crate::idempotency::body_properties(bundle, op);
+    !props.is_empty()
+        && props.iter().all(|p| {
+            let name = crate::idempotency::squash(p.name);
+            name.ends_with("id")
+                || name.ends_with("ids")
+                || p.schema.node.get("const").is_some()
+                || p.schema
+                    .node
+                    .get("enum")
+                    .is_some_and(|e| e.items().len() == 1)
+        })
 }

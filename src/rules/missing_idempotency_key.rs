@@ -191,9 +191,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 // answers, as for a bodiless transition.
                 Some(Severity::Info),
             ),
-            // A resend exists to send once more (Okta's factor `resend`): a retry's extra
-            // message is what the call is for, and advice at most.
-            (Effect::Sends(verb), _) if verb == "resend" => (
+            // A resend exists to send once more (Okta's factor `resend`, or a send whose text
+            // says to call it again to resend: Okta's `sendPin`): a retry's extra message is
+            // what the call is for, and advice at most.
+            (Effect::Sends(verb), _) if verb == "resend" || says_call_again(op) => (
                 format!(
                     "{} sends a message again (`{verb}`) without an idempotency key: a retry \
                      sends one more, which a resend already does",
@@ -507,6 +508,19 @@ fn only_references(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool 
     };
     let references = props.iter().filter(|p| reference(p)).count();
     references >= 2 && props.iter().all(|p| reference(p) || discriminator(p)) && a_link()
+}
+
+/// Whether an operation's description says a resend is this call made again: "To resend the
+/// PIN, call this operation again" (Okta's `sendPin`).
+fn says_call_again(op: &Operation<'_>) -> bool {
+    op.node
+        .node
+        .get("description")
+        .and_then(crate::source::Node::as_str)
+        .is_some_and(|d| {
+            let d = d.to_ascii_lowercase();
+            d.contains("to resend") && d.contains("again")
+        })
 }
 
 /// The carrier most operations use (the first met on a tie), so the advice matches the API.
