@@ -207,9 +207,10 @@ pub fn effect(op: &Operation<'_>) -> Effect {
         && !created_noun(verb)
         && (TRANSITION_VERBS.contains(&verb.as_str())
             // `pull`, `push` and `tag` head nouns too (`/pull_request`): alone only; `report`
-            // only with what it reports (`report-lost`), not an abuse `/report`.
+            // only with what it reports (`report-lost`), not an abuse `/report`; `process` alone
+            // or with what it processes (a reader's `process_payment_intent`).
             || (INSTANCE_TRANSITION_VERBS.contains(&verb.as_str())
-                && ((seg_words.len() == 1) != (verb == "report"))
+                && (verb == "process" || (seg_words.len() == 1) != (verb == "report"))
                 // A subscription with nothing sent is to what the path names (Okta's
                 // `…/{notificationType}/subscribe`); one sent a customer and answered 201
                 // makes a (billed) subscription.
