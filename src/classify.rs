@@ -27,8 +27,9 @@ use crate::model::{Method, Operation};
 use crate::source::Node;
 use crate::vocabulary::{
     CONNECT_SEGMENTS, CREATE_WORDS, DELETE_VERBS, DOMAIN_READS, EVALUATING_NOUNS, EVALUATING_VERBS,
-    INSTANCE_TRANSITION_VERBS, METHODS, PREPOSITIONS, PROXY_SEGMENTS, QUALIFIERS, REDELIVERY_VERBS,
-    SEND_VERBS, SET_NOUNS, STARTING_VERBS, TEST_VERBS, TRANSITION_VERBS, UPDATE_VERBS, WRITE_VERBS,
+    EXISTING_THING_NOUNS, INSTANCE_TRANSITION_VERBS, METHODS, PREPOSITIONS, PROXY_SEGMENTS,
+    QUALIFIERS, REDELIVERY_VERBS, SEND_VERBS, SET_NOUNS, STARTING_VERBS, TEST_VERBS,
+    TRANSITION_VERBS, UPDATE_VERBS, WRITE_VERBS,
 };
 
 /// Why an operation's duplicates do not matter, in words a message or a review can quote.
@@ -431,7 +432,12 @@ pub fn effect(op: &Operation<'_>) -> Effect {
             .into_iter()
             .chain(head_noun(id_words))
             .chain(seg_words.iter().cloned())
-            .find(|w| SET_NOUNS.iter().any(|n| inflects(w, n)));
+            .find(|w| {
+                SET_NOUNS
+                    .iter()
+                    .chain(EXISTING_THING_NOUNS)
+                    .any(|n| inflects(w, n))
+            });
         if let Some(noun) = object {
             return Effect::JoinsSet(noun);
         }

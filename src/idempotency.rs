@@ -617,23 +617,28 @@ pub fn version_precondition(bundle: &Bundle, op: &Operation<'_>) -> bool {
     })
 }
 
+/// The body schemas a response declares: Swagger 2.0's `schema`, or the `schema` of each of
+/// OpenAPI 3's `content` media types.
+pub fn response_schemas<'a>(
+    bundle: &'a Bundle,
+    response: &crate::model::Response<'a>,
+) -> Vec<At<'a>> {
+    let mut schemas: Vec<At<'a>> = response.node.get("schema").into_iter().collect();
+    if let Some(content) = response.node.get("content").map(|c| bundle.deref(c)) {
+        for e in content.node.entries() {
+            schemas.extend(bundle.deref(content.with(&e.value)).get("schema"));
+        }
+    }
+    schemas
+}
+
 /// The resource's own version for optimistic concurrency, as the operation's success response
 /// shows it (Kubernetes' `metadata.resourceVersion`, "May be used for optimistic concurrency"):
 /// a client sends it back in a merge patch or `test`s it in a JSON Patch, and a stale retry is
 /// refused as If-Match would refuse it. Where it is, as `metadata.resourceVersion`.
 pub fn resource_version(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
     let response = op.responses.iter().find(|r| r.status == "200")?;
-    let mut schemas: Vec<At<'_>> = Vec::new();
-    if let Some(s) = response.node.get("schema") {
-        schemas.push(s);
-    }
-    if let Some(content) = response.node.get("content").map(|c| bundle.deref(c)) {
-        for e in content.node.entries() {
-            if let Some(s) = bundle.deref(content.with(&e.value)).get("schema") {
-                schemas.push(s);
-            }
-        }
-    }
+    let schemas = response_schemas(bundle, response);
     let versions = |p: &Property<'_>| {
         let name = squash(p.name);
         (name.ends_with("version") || name.ends_with("etag") || name == "revision")
@@ -693,13 +698,7 @@ pub fn expiring_token(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
         )
     };
     for response in op.responses.iter().filter(|r| r.status.starts_with('2')) {
-        let Some(content) = response.node.get("content").map(|c| bundle.deref(c)) else {
-            continue;
-        };
-        for e in content.node.entries() {
-            let Some(schema) = bundle.deref(content.with(&e.value)).get("schema") else {
-                continue;
-            };
+        for schema in response_schemas(bundle, response) {
             let mut level = Vec::new();
             schema_properties(bundle, schema, 0, &mut level);
             for _ in 0..3 {
@@ -1742,13 +1741,7 @@ fn duplicate_error_code(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
         .iter()
         .filter(|r| r.status.starts_with('4') || r.status == "default")
     {
-        let mut schemas: Vec<At<'_>> = r.node.get("schema").into_iter().collect();
-        if let Some(content) = r.node.get("content").map(|c| bundle.deref(c)) {
-            for e in content.node.entries() {
-                schemas.extend(bundle.deref(content.with(&e.value)).get("schema"));
-            }
-        }
-        for schema in schemas {
+        for schema in response_schemas(bundle, r) {
             let mut props = Vec::new();
             schema_properties(bundle, schema, 0, &mut props);
             for p in props.iter().filter(|p| {

@@ -720,6 +720,9 @@ fn lint_bundle<'b>(
                     reported: &mut HashSet<(&'static str, Location)>| {
         let op_node = d.operation_node;
         let op_key = d.operation_key;
+        // Advice on a deprecated operation is judged (its suppression is used, it shadows what
+        // it would) and then left out, unless the configuration sets its rule's level.
+        let left_out = d.deprecated_advice && !config.levels.contains_key(d.rule);
         let f = levelled(d, resolving)?;
         if let Some(key) = op_key {
             reported.insert((f.rule, key));
@@ -731,6 +734,9 @@ fn lint_bundle<'b>(
                 let node = op_node?;
                 suppressions.silence_at(node.file, node.span, None, f.rule)
             });
+        if left_out {
+            return None;
+        }
         Some(match silenced {
             Some(reason) => Kept::Silenced(Suppressed {
                 finding: f,
@@ -756,10 +762,6 @@ fn lint_bundle<'b>(
             if let Some(what) = &d.shared_gap {
                 gap.clone_from(what);
             }
-            if d.deprecated_advice && !config.levels.contains_key(d.rule) {
-                let _ = keep(d, &mut resolving, &mut reported);
-                continue;
-            }
             match keep(d, &mut resolving, &mut reported) {
                 Some(Kept::Shown(f)) if shared => shown_gap.push(f),
                 Some(Kept::Shown(f)) => result.findings.push(f),
@@ -781,10 +783,6 @@ fn lint_bundle<'b>(
             .operation_key
             .expect("only findings about an operation wait");
         if d.shadowed_by.iter().any(|r| reported.contains(&(*r, key))) {
-            continue;
-        }
-        if d.deprecated_advice && !config.levels.contains_key(d.rule) {
-            let _ = keep(d, &mut resolving, &mut reported);
             continue;
         }
         match keep(d, &mut resolving, &mut reported) {

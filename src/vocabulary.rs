@@ -336,7 +336,8 @@ pub const UPDATE_VERBS: &[&str] = &[
     "refresh", "sync", "discover",
 ];
 
-/// Nouns of sets whose members an `add` joins, where adding one twice leaves one.
+/// Nouns of sets whose members an `add` joins, where adding one twice leaves one (with
+/// [`EXISTING_THING_NOUNS`]).
 pub const SET_NOUNS: &[&str] = &[
     "label",
     "tag",
@@ -357,15 +358,7 @@ pub const SET_NOUNS: &[&str] = &[
     "topic",
     "channel",
     // Assignments of existing things ("Add organizations to the enterprise coding agent
-    // policy", "Add organization assignments"), not content made by the add: see
-    // `EXISTING_THING_NOUNS`.
-    "organization",
-    "org",
-    "user",
-    "repository",
-    "repo",
-    "assignment",
-    "contact",
+    // policy", "Add organization assignments") are set nouns too: `EXISTING_THING_NOUNS`.
 ];
 
 /// Set nouns that also name records an add may make ("Add a contact to an account" with a name

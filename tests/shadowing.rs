@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use assert_cmd::Command;
+mod common;
 
 const SPEC: &str = "\
 openapi: 3.0.3
@@ -103,14 +103,7 @@ const PAIRS: &[(&str, &str, &str)] = &[
 
 /// The (rule, operation path) pairs a run reports.
 fn reported(dir: &Path, args: &[&str]) -> BTreeSet<(String, String)> {
-    let out = Command::cargo_bin("idemlint")
-        .unwrap()
-        .current_dir(dir)
-        .args(["check", "api.yaml", "--format", "json"])
-        .args(args)
-        .output()
-        .unwrap();
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report = common::check_json(dir, args);
     assert_eq!(report["errors"], serde_json::json!([]), "{report:#}");
     report["findings"]
         .as_array()
@@ -195,14 +188,7 @@ fn turning_the_stronger_rule_off_in_any_way_brings_the_weaker_one_back() {
 
 /// The findings (severity, rule, message) a run reports on `path`.
 fn messages(dir: &Path, args: &[&str], path: &str) -> Vec<(String, String, String)> {
-    let out = Command::cargo_bin("idemlint")
-        .unwrap()
-        .current_dir(dir)
-        .args(["check", "api.yaml", "--format", "json"])
-        .args(args)
-        .output()
-        .unwrap();
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report = common::check_json(dir, args);
     report["findings"]
         .as_array()
         .unwrap()

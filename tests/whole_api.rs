@@ -3,20 +3,12 @@
 //! or never the status a rule asks for,
 //! the response-contract rules report their gap once.
 
-use assert_cmd::Command;
+mod common;
 
 /// `(severity, rule, operation path, message)` of each finding `check --format json` reports on
 /// `spec`, in report order.
 fn findings(spec: &str) -> Vec<(String, String, String, String)> {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("api.yaml"), spec).unwrap();
-    let out = Command::cargo_bin("idemlint")
-        .unwrap()
-        .current_dir(dir.path())
-        .args(["check", "api.yaml", "--format", "json"])
-        .output()
-        .unwrap();
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report = common::check_spec_json(spec, "");
     assert_eq!(report["errors"], serde_json::json!([]), "{report:#}");
     report["findings"]
         .as_array()
@@ -333,18 +325,7 @@ fn a_suppressed_operation_leaves_the_shared_gap_to_the_next_one() {
 
 /// `check --format json` of `spec` with `.idemlint.yaml` holding `config` (when not empty).
 fn report_with(spec: &str, config: &str) -> serde_json::Value {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("api.yaml"), spec).unwrap();
-    if !config.is_empty() {
-        std::fs::write(dir.path().join(".idemlint.yaml"), config).unwrap();
-    }
-    let out = Command::cargo_bin("idemlint")
-        .unwrap()
-        .current_dir(dir.path())
-        .args(["check", "api.yaml", "--format", "json"])
-        .output()
-        .unwrap();
-    serde_json::from_slice(&out.stdout).unwrap()
+    common::check_spec_json(spec, config)
 }
 
 /// The `(severity, path, message)` of each finding of `rule` in a JSON report.

@@ -1,19 +1,11 @@
 //! Wording that decides a finding, each against its near miss: what a verb at a path starts,
 //! what a 409 or a 503 says, whether a session expires, whether a request can differ.
 
-use assert_cmd::Command;
+mod common;
 
 /// `(severity, rule, operation path)` of each finding `check --format json` reports on `spec`.
 fn findings(spec: &str) -> Vec<(String, String, String)> {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("api.yaml"), spec).unwrap();
-    let out = Command::cargo_bin("idemlint")
-        .unwrap()
-        .current_dir(dir.path())
-        .args(["check", "api.yaml", "--format", "json"])
-        .output()
-        .unwrap();
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report = common::check_spec_json(spec, "");
     assert_eq!(report["errors"], serde_json::json!([]), "{report:#}");
     report["findings"]
         .as_array()

@@ -130,17 +130,7 @@ fn answers_with_a_list(bundle: &crate::resolve::Bundle, op: &crate::model::Opera
         .responses
         .iter()
         .filter(|r| r.status.starts_with('2'))
-        .flat_map(|r| {
-            let mut found: Vec<crate::resolve::At<'_>> = r.node.get("schema").into_iter().collect();
-            if let Some(content) = r.node.get("content").map(|c| bundle.deref(c)) {
-                for e in content.node.entries() {
-                    if let Some(s) = bundle.deref(content.with(&e.value)).get("schema") {
-                        found.push(s);
-                    }
-                }
-            }
-            found
-        })
+        .flat_map(|r| crate::idempotency::response_schemas(bundle, r))
         .collect();
     if schemas.is_empty() {
         return true;

@@ -81,3 +81,26 @@ pub fn lines_of(report: &Report, rules: &[&str]) -> String {
         })
         .collect()
 }
+
+/// The JSON report of `idemlint check api.yaml --format json`, run in `dir` with `args` added.
+pub fn check_json(dir: &Path, args: &[&str]) -> serde_json::Value {
+    let out = assert_cmd::Command::cargo_bin("idemlint")
+        .unwrap()
+        .current_dir(dir)
+        .args(["check", "api.yaml", "--format", "json"])
+        .args(args)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// [`check_json`] of `spec`, written as `api.yaml` to a fresh project, with `.idemlint.yaml`
+/// holding `config` when it is not empty.
+pub fn check_spec_json(spec: &str, config: &str) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("api.yaml"), spec).unwrap();
+    if !config.is_empty() {
+        std::fs::write(dir.path().join(".idemlint.yaml"), config).unwrap();
+    }
+    check_json(dir.path(), &[])
+}
