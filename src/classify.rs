@@ -238,23 +238,10 @@ pub fn effect(op: &Operation<'_>) -> Effect {
         })
         && let [noun] = seg_words.as_slice()
         && let Some(singular) = noun.strip_suffix('s')
-        && let Some(verb) = [
-            ("reversal", "reverse"),
-            ("cancellation", "cancel"),
-            ("cancel", "cancel"),
-            ("approval", "approve"),
-            ("rejection", "reject"),
-            ("activation", "activate"),
-            ("deactivation", "deactivate"),
-            ("suspension", "suspend"),
-            ("termination", "terminate"),
-            ("confirmation", "confirm"),
-            ("revocation", "revoke"),
-            ("void", "void"),
-        ]
-        .iter()
-        .find(|(n, _)| *n == singular)
-        .map(|(_, v)| *v)
+        && let Some(verb) = crate::vocabulary::TRANSITION_NOUNS
+            .iter()
+            .find(|(n, _)| *n == singular)
+            .map(|(_, v)| *v)
         && TRANSITION_VERBS.contains(&verb)
     {
         return Effect::Transitions(verb.to_string());

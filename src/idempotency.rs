@@ -1689,42 +1689,7 @@ fn duplicate_error_code(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
     let says = |code: &str| {
         let w = words(code);
         let of_a_state = w.windows(2).any(|p| {
-            p[0] == "already"
-                && matches!(
-                    p[1].as_str(),
-                    "closed"
-                        | "archived"
-                        | "deleted"
-                        | "cancelled"
-                        | "canceled"
-                        | "blocked"
-                        | "completed"
-                        | "finalized"
-                        | "expired"
-                        | "disabled"
-                        | "inactive"
-                        | "locked"
-                        | "resolved"
-                        | "revoked"
-                        | "voided"
-                        | "processed"
-                        | "paid"
-                        | "refunded"
-                        | "captured"
-                        | "sent"
-                        | "submitted"
-                        | "approved"
-                        | "rejected"
-                        | "suspended"
-                        | "ended"
-                        | "started"
-                        | "running"
-                        | "stopped"
-                        | "open"
-                        | "active"
-                        | "enabled"
-                        | "verified"
-                )
+            p[0] == "already" && crate::vocabulary::REACHED_STATES.contains(&p[1].as_str())
         });
         !w.iter().any(|x| x == "not" || x == "no")
             && !speaks_of_progress(&w)

@@ -542,6 +542,91 @@ pub const PREPOSITIONS: &[&str] = &[
     "for", "to", "from", "of", "in", "on", "with", "by", "at", "into", "using", "via",
 ];
 
+// Names of what a call did or makes (`classify`, `idempotency`, `missing-idempotency-key`)
+
+/// A transition's noun and its verb: a collection of them under what they act on
+/// (`/payments/{paymentPspReference}/reversals`) names the transition.
+pub const TRANSITION_NOUNS: &[(&str, &str)] = &[
+    ("reversal", "reverse"),
+    ("cancellation", "cancel"),
+    ("cancel", "cancel"),
+    ("approval", "approve"),
+    ("rejection", "reject"),
+    ("activation", "activate"),
+    ("deactivation", "deactivate"),
+    ("suspension", "suspend"),
+    ("termination", "terminate"),
+    ("confirmation", "confirm"),
+    ("revocation", "revoke"),
+    ("void", "void"),
+];
+
+/// States an error code says a thing is already in (`conversation_already_closed`): of the
+/// parent's state, not of a second one made.
+pub const REACHED_STATES: &[&str] = &[
+    "closed",
+    "archived",
+    "deleted",
+    "cancelled",
+    "canceled",
+    "blocked",
+    "completed",
+    "finalized",
+    "expired",
+    "disabled",
+    "inactive",
+    "locked",
+    "resolved",
+    "revoked",
+    "voided",
+    "processed",
+    "paid",
+    "refunded",
+    "captured",
+    "sent",
+    "submitted",
+    "approved",
+    "rejected",
+    "suspended",
+    "ended",
+    "started",
+    "running",
+    "stopped",
+    "open",
+    "active",
+    "enabled",
+    "verified",
+];
+
+/// Path words of what a model does (`/audio/transcriptions`, `/images/variations`): where a
+/// `file`, `image` or `items` beside a `model` is what the model reads.
+pub const MODEL_WORK_NOUNS: &[&str] = &[
+    "embedding",
+    "moderation",
+    "transcription",
+    "translation",
+    "completion",
+    "generation",
+    "variation",
+    "edit",
+    "speech",
+    "extract",
+    "inference",
+];
+
+/// Collections of links between existing things (Box's `/storage_policy_assignments`).
+pub const LINK_NOUNS: &[&str] = &[
+    "assignment",
+    "membership",
+    "association",
+    "restriction",
+    "binding",
+    "link",
+    "relation",
+    "relationship",
+    "mapping",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -375,20 +375,8 @@ fn generation(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> Option<Str
     let model_work = || {
         under_ai
             || crate::heuristics::words(op.path).iter().any(|w| {
-                matches!(
-                    crate::classify::base_verb(w).as_str(),
-                    "embedding"
-                        | "moderation"
-                        | "transcription"
-                        | "translation"
-                        | "completion"
-                        | "generation"
-                        | "variation"
-                        | "edit"
-                        | "speech"
-                        | "extract"
-                        | "inference"
-                )
+                crate::vocabulary::MODEL_WORK_NOUNS
+                    .contains(&crate::classify::base_verb(w).as_str())
             })
     };
     if has(&["prompt", "messages", "input"]).is_none()
@@ -491,20 +479,10 @@ fn only_references(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool 
         let noun = crate::heuristics::words(crate::classify::last_literal_segment(op.path))
             .pop()
             .unwrap_or_default();
-        matches!(
-            crate::classify::base_verb(&noun).as_str(),
-            "assignment"
-                | "membership"
-                | "association"
-                | "restriction"
-                | "binding"
-                | "link"
-                | "relation"
-                | "relationship"
-                | "mapping"
-        ) || crate::classify::head_verbs(op)
-            .iter()
-            .any(|h| matches!(h.as_str(), "assign" | "link" | "associate" | "attach"))
+        crate::vocabulary::LINK_NOUNS.contains(&crate::classify::base_verb(&noun).as_str())
+            || crate::classify::head_verbs(op)
+                .iter()
+                .any(|h| matches!(h.as_str(), "assign" | "link" | "associate" | "attach"))
     };
     let references = props.iter().filter(|p| reference(p)).count();
     references >= 2 && props.iter().all(|p| reference(p) || discriminator(p)) && a_link()
