@@ -29,7 +29,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             _ => None,
         };
         let status = policy_status.unwrap_or("409");
-        if answered(op, status) {
+        if answered(op, status) || (status == "409" && conflict_error_code(cx.bundle, op)) {
             continue;
         }
         let what = if status == "409" {
@@ -62,6 +62,52 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         );
     }
     cx.once_if_undeclared("409", |op| answered(op, "409"), found, out);
+}
+
+/// Whether an error response of `op` (a 4xx or the `default` an API answers every error with)
+/// lists among its error codes one for a conflict or a request in progress (Formance's
+/// `V2ErrorsEnum` holds `CONFLICT`): the client is told what a concurrent request gets, by its
+/// code rather than its status. A list shared by every operation counts here, unlike for a
+/// duplicate (`duplicate_error_code`): what a conflict gets is the same for every call.
+fn conflict_error_code(bundle: &crate::resolve::Bundle, op: &crate::model::Operation<'_>) -> bool {
+    use crate::idempotency::{response_schemas, schema_properties, squash};
+    op.responses
+        .iter()
+        .filter(|r| r.status.starts_with('4') || r.status == "default")
+        .flat_map(|r| response_schemas(bundle, r))
+        .any(|schema| {
+            let mut props = Vec::new();
+            schema_properties(bundle, schema, 0, &mut props);
+            props.iter().any(|p| {
+                matches!(
+                    squash(p.name).as_str(),
+                    "error" | "code" | "errorcode" | "type"
+                ) && p
+                    .schema
+                    .node
+                    .get("enum")
+                    .into_iter()
+                    .flat_map(crate::source::Node::items)
+                    .filter_map(crate::source::Node::as_str)
+                    .any(|code| {
+                        let w = crate::heuristics::words(code);
+                        // (Not `INVALID_IDEMPOTENCY_KEY` or `PAYMENT_PENDING`: a bad key, a state.)
+                        !w.iter().any(|x| x == "not" || x == "no")
+                            && w.iter().any(|x| {
+                                matches!(
+                                    x.as_str(),
+                                    "conflict"
+                                        | "conflicting"
+                                        | "concurrent"
+                                        | "concurrency"
+                                        | "progress"
+                                        | "locked"
+                                        | "simultaneous"
+                                )
+                            })
+                    })
+            })
+        })
 }
 
 /// Whether `op` says what a concurrent request with the same key gets: a `status` response, or
