@@ -220,6 +220,21 @@ pub fn effect(op: &Operation<'_>) -> Effect {
     {
         return Effect::Transitions(verb.clone());
     }
+    // A transition of many at once, named by the segment (Square's
+    // `/labor/scheduled-shifts/bulk-publish`, sent a map of shift ids and their versions): each
+    // one the body names reaches the state, and a repeat finds it there. (`publish` heads no
+    // list of transitions alone: "Publish a message" to a topic sends one.)
+    if let [qualifier, verb] = seg_words.as_slice()
+        && matches!(qualifier.as_str(), "bulk" | "batch")
+        && (verb == "publish"
+            || (TRANSITION_VERBS.contains(&verb.as_str())
+                && !matches!(
+                    verb.as_str(),
+                    "start" | "merge" | "connect" | "upgrade" | "adopt"
+                )))
+    {
+        return Effect::Transitions(verb.clone());
+    }
     // The same named by its noun, in the plural of a collection of them: Adyen's
     // `/payments/{paymentPspReference}/reversals` and `/cancels` (a payment is reversed once).
     // Not one its text says it creates: Stripe's "When you create a new reversal" may reverse a

@@ -1544,8 +1544,9 @@ pub fn natural_key(
     }
     // The client sends the very value the collection holds, by the collection's name: a
     // `domain` registered at `/domains` (Okta's custom domains), a `tag` at `/tags`, an `email`
-    // at `/emails`. The same value is not registered twice. (Content is no such value: a
-    // `message` at `/messages` is one of many.)
+    // at `/emails`, or named so (Square's `domain_name` at `/apple-pay/domains`). The same
+    // value is not registered twice. (Content is no such value: a `message` at `/messages` is
+    // one of many.)
     let collection = last_literal_words(op.path).pop().unwrap_or_default();
     let held = |name: &str| {
         [collection.strip_suffix('s'), collection.strip_suffix("es")]
@@ -1553,25 +1554,23 @@ pub fn natural_key(
             .flatten()
             .any(|singular| !singular.is_empty() && singular == name)
     };
+    // (A value unique by its nature: a `deductionName` at `/Deductions` names one of many.)
+    let registered = |name: &str| {
+        matches!(
+            name,
+            "domain" | "hostname" | "subdomain" | "host" | "origin" | "tag" | "label" | "alias"
+        )
+    };
     if let Some(p) = props
         .iter()
         .filter(|p| p.required)
         .filter(writable)
         .find(|p| {
             let name = squash(p.name);
-            held(&name)
-            && (naming_field(p.name)
-                || matches!(
-                    name.as_str(),
-                    "domain"
-                        | "hostname"
-                        | "subdomain"
-                        | "host"
-                        | "origin"
-                        | "tag"
-                        | "label"
-                        | "alias"
-                ))
+            ((held(&name) && (naming_field(p.name) || registered(&name)))
+                || name
+                    .strip_suffix("name")
+                    .is_some_and(|value| held(value) && registered(value)))
             && scalar_value(p.name, &p.schema)
             // ("Send a transactional email" to `/emails` sends one each time.)
             && matches!(

@@ -409,6 +409,29 @@ fn links(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
                 })
         }
         Some(_) => {
+            // A verb that links and what it links, right under the resource the path names
+            // (Square's `/gift-cards/{gift_card_id}/link-customer`, sent `customer_id`): the
+            // body names the other end by id, and a link made twice is one link.
+            if let [.., parent, last] = path.split('/').collect::<Vec<_>>().as_slice()
+                && parent.starts_with('{')
+                && let [verb, noun @ ..] = crate::heuristics::words(last).as_slice()
+                && matches!(
+                    verb.as_str(),
+                    "link" | "assign" | "attach" | "associate" | "add"
+                )
+                && !noun.is_empty()
+            {
+                let noun = noun.concat();
+                let props = crate::idempotency::body_properties(bundle, op);
+                if props.iter().any(|p| {
+                    crate::idempotency::squash(p.name)
+                        .strip_prefix(noun.as_str())
+                        .is_some_and(|rest| rest == "id" || rest == "ids")
+                }) && only_ids(bundle, op)
+                {
+                    return true;
+                }
+            }
             // The id names one of what the path collects (`PhoneNumberSid` of `/PhoneNumbers`,
             // `user_id` of `/users`): a pipeline made from a `connectorID` is new.
             let collected: String = path
