@@ -124,14 +124,14 @@ pub enum Effect {
 /// first sentence of its description).
 #[derive(Debug)]
 pub(crate) struct NameWords {
-    seg: Vec<String>,
-    id: Vec<String>,
-    lead: Vec<String>,
+    pub(crate) seg: Vec<String>,
+    pub(crate) id: Vec<String>,
+    pub(crate) lead: Vec<String>,
 }
 
 impl NameWords {
     /// Split once per operation and kept on it: several classifiers read them of every POST.
-    fn of<'o>(op: &'o Operation<'_>) -> &'o Self {
+    pub(crate) fn of<'o>(op: &'o Operation<'_>) -> &'o Self {
         op.names.get_or_init(|| NameWords {
             seg: words(odata_action(last_literal_segment(op.path))),
             id: op
@@ -260,6 +260,21 @@ pub fn effect(op: &Operation<'_>) -> Effect {
         && TRANSITION_VERBS.contains(&verb)
     {
         return Effect::Transitions(verb.to_string());
+    }
+    // The verb heading the summary names the collection the path's item is in, as what is done
+    // to it (Unit's "Return Received ACH Transaction" at `/returns/{transactionId}`): the item
+    // is the transaction returned, once.
+    if let [.., collection, last] = segments.as_slice()
+        && last.starts_with('{')
+        && let Some(verb) = lead_words.first().map(|w| base_verb(w))
+        && (TRANSITION_VERBS.contains(&verb.as_str())
+            || INSTANCE_TRANSITION_VERBS.contains(&verb.as_str()))
+        && words(collection)
+            .last()
+            .and_then(|c| c.strip_suffix('s'))
+            .is_some_and(|c| c == verb)
+    {
+        return Effect::Transitions(verb);
     }
     // "Updates or creates", `createOrUpdate`, an upsert: it may create, so a retry may too.
     // The summary says what the call does: `create-project-user` that "Adds a user to the
@@ -399,6 +414,16 @@ pub fn effect(op: &Operation<'_>) -> Effect {
         ) && !on_one(v)
     };
     if let Some(verb) = is(TRANSITION_VERBS).filter(|v| names_a_resource() && !needs_instance(v)) {
+        // ("Marks a reminder as complete": the state it is marked with says more.)
+        let verb = if verb == "mark" {
+            heads
+                .iter()
+                .find(|h| *h != "mark" && TRANSITION_VERBS.contains(&h.as_str()))
+                .cloned()
+                .unwrap_or(verb)
+        } else {
+            verb
+        };
         return Effect::Transitions(verb);
     }
     // "Add labels to an issue", `addProject`, `/issues/{n}/labels` with an add: an add to an

@@ -1463,6 +1463,13 @@ pub fn natural_key(
     {
         return Some("the 409 of the one resource its path names".to_string());
     }
+    // The client names what it creates in the path it creates it at: a create whose path ends
+    // in the new item's parameter, which the same path also reads or deletes (Moov's "Create
+    // File" at `/files/{fileID}`, Formance's `v2CreateLedger` at `/v2/{ledger}`). A retry names
+    // the same item, and is refused or finds it made.
+    if let Some(param) = created_at_its_own_path(op) {
+        return Some(format!("the `{{{param}}}` its path names the new item by"));
+    }
     let writable =
         |p: &&Property<'_>| p.schema.node.get("readOnly").and_then(Node::as_bool) != Some(true);
     // The client names what it creates: the body carries the value that names the new item in
@@ -1729,6 +1736,63 @@ fn duplicate_error_code(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
         }
     }
     None
+}
+
+/// The path parameter a create names its new item by, when the create's path ends in it and
+/// the same path reads or deletes that item, and the parameter is the created noun's (`ledger`
+/// of `createLedger`, `fileID` of "Create File"). A POST to an item path with no create verb
+/// updates (Stripe's `/v1/customers/{customer}`).
+fn created_at_its_own_path<'a>(op: &Operation<'a>) -> Option<&'a str> {
+    let path = op
+        .path
+        .split('?')
+        .next()
+        .unwrap_or(op.path)
+        .trim_end_matches('/');
+    let (_, last) = path.rsplit_once('/')?;
+    let param = last.strip_prefix('{')?.strip_suffix('}')?;
+    if !op
+        .neighbours
+        .iter()
+        .any(|m| matches!(m, crate::model::Method::Get | crate::model::Method::Delete))
+    {
+        return None;
+    }
+    let names = crate::classify::NameWords::of(op);
+    // The noun the create verb heads, in the operationId or the summary: `file` of "Create
+    // File", `ledger` of `v2CreateLedger`.
+    let created = [&names.id, &names.lead]
+        .into_iter()
+        .filter_map(|w| {
+            let at = w.iter().position(|x| x == "create")?;
+            let noun: Vec<&String> = w[at + 1..]
+                .iter()
+                .take_while(|x| !matches!(x.as_str(), "a" | "an" | "the" | "new"))
+                .collect();
+            // ("Create a new File", "Create a ledger": past an article.)
+            let noun = if noun.is_empty() {
+                w[at + 1..]
+                    .iter()
+                    .skip_while(|x| matches!(x.as_str(), "a" | "an" | "the" | "new"))
+                    .take(1)
+                    .collect()
+            } else {
+                noun
+            };
+            noun.last()
+                .map(|n| n.strip_suffix('s').unwrap_or(n).to_string())
+        })
+        .collect::<Vec<_>>();
+    if created.is_empty() {
+        return None;
+    }
+    let bare = squash(param);
+    let bare = ["id", "name", "key"]
+        .iter()
+        .find_map(|s| bare.strip_suffix(s).filter(|b| !b.is_empty()))
+        .unwrap_or(&bare)
+        .to_string();
+    created.iter().any(|n| *n == bare).then_some(param)
 }
 
 /// Whether a field holds a plain value, a name or a number: not a file's bytes (Stripe's

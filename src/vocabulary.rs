@@ -221,6 +221,12 @@ pub const TRANSITION_VERBS: &[&str] = &[
     "reverse",
     "transfer",
     "refer",
+    // Okta's `/users/{id}/lifecycle/reactivate`: active again, or refused as not deactivated.
+    "reactivate",
+    // A gift card or a coupon redeemed once (Recurly's `/gift_cards/{redemption_code}/redeem`).
+    "redeem",
+    // Setting a mark or a status ("Mark as read", Okta's `…/mark-error`): marked twice is marked.
+    "mark",
 ];
 
 /// Verbs that move a resource to a state only as the last segment under the resource they act
@@ -330,6 +336,8 @@ pub const SEND_VERBS: &[&str] = &[
 /// Verbs that update the resource they are addressed to.
 pub const UPDATE_VERBS: &[&str] = &[
     "update", "modify", "set", "change", "edit", "replace", "patch", "revise", "snooze",
+    // A new name for one thing (Slack's `admin.emoji.rename`).
+    "rename",
     // A position set again (Asana's "Reorder a custom field's enum" at `…/enum_options/insert`).
     "reorder",
     // Derived state computed again (Microsoft Graph's `discover` of a schema, a fork's `sync`).

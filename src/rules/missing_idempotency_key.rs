@@ -335,14 +335,24 @@ fn effect_given(
     {
         Effect::Generates(model)
     } else if by_words == Effect::Creates && links(bundle, op) && !moves_money() && !relative() {
-        // It links things that exist: adding the same link twice leaves one.
+        // It links things that exist: adding the same link twice leaves one. (The set is the
+        // last word that is no verb: `conversations` of Slack's `admin.conversations.invite`.)
         let noun = op
             .path
             .split('/')
             .rev()
             .find(|s| !s.is_empty() && !s.starts_with('{'))
             .map(crate::heuristics::words)
-            .and_then(|mut w| w.pop())
+            .and_then(|w| {
+                w.iter()
+                    .rev()
+                    .find(|x| {
+                        !crate::vocabulary::WRITE_VERBS
+                            .contains(&crate::classify::base_verb(x).as_str())
+                    })
+                    .or(w.last())
+                    .cloned()
+            })
             .unwrap_or_default();
         Effect::JoinsSet(noun)
     } else {
@@ -432,6 +442,81 @@ fn links(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
                     return true;
                 }
             }
+            // A segment that adds an existing thing under the resource, sent that thing by its
+            // name (a gid) and where it goes (Asana's `/sections/{section_gid}/addTask`, `{task,
+            // insert_before, insert_after}`; `addCustomFieldSetting`, `{custom_field,
+            // is_important}`): added twice, it is there once.
+            if let [.., parent, last] = path.split('/').collect::<Vec<_>>().as_slice()
+                && parent.starts_with('{')
+                && let [verb, noun @ ..] = crate::heuristics::words(last).as_slice()
+                && verb == "add"
+                && !noun.is_empty()
+            {
+                let noun = noun.concat();
+                let mut props = crate::idempotency::body_properties(bundle, op);
+                // (Asana wraps every body in `data`.)
+                if let [only] = props.as_slice()
+                    && only.name == "data"
+                {
+                    let mut inner = Vec::new();
+                    crate::idempotency::schema_properties(bundle, only.schema, 0, &mut inner);
+                    props = inner;
+                }
+                let string = |p: &crate::idempotency::Property<'_>| {
+                    p.schema
+                        .node
+                        .get("type")
+                        .and_then(crate::source::Node::as_str)
+                        == Some("string")
+                        || p.schema.node.get("type").is_none()
+                };
+                let names_it = |p: &crate::idempotency::Property<'_>| {
+                    let name = crate::idempotency::squash(p.name);
+                    !name.is_empty() && noun.starts_with(&name) && string(p)
+                };
+                let placement = |p: &crate::idempotency::Property<'_>| {
+                    let name = crate::idempotency::squash(p.name);
+                    matches!(
+                        name.as_str(),
+                        "insertbefore" | "insertafter" | "before" | "after" | "position"
+                    ) || p
+                        .schema
+                        .node
+                        .get("type")
+                        .and_then(crate::source::Node::as_str)
+                        == Some("boolean")
+                };
+                if props.iter().any(names_it) && props.iter().all(|p| names_it(p) || placement(p)) {
+                    return true;
+                }
+            }
+            // Its path names both ends and its verb links them, and the body only names more
+            // by id (Okta's "Link a user to IdP" at `/idps/{idpId}/users/{userId}`, sent the
+            // user's `externalId`).
+            if ends_with_parameter
+                && path.matches('{').count() >= 2
+                && crate::classify::head_verbs(op)
+                    .iter()
+                    .any(|h| matches!(h.as_str(), "link" | "assign" | "attach" | "associate"))
+                && only_ids(bundle, op)
+            {
+                return true;
+            }
+            // A collection of links under the resource, sent ids and what kind of thing each
+            // names (Okta's `/policies/{policyId}/mappings`, "Map a resource to a policy",
+            // `{resourceId, resourceType}`). Not Stripe's `login_links`, sent nothing to link.
+            let last_noun = crate::heuristics::words(crate::classify::last_literal_segment(path))
+                .pop()
+                .unwrap_or_default();
+            if under_instance
+                && !ends_with_parameter
+                && last_noun
+                    .strip_suffix('s')
+                    .is_some_and(|n| crate::vocabulary::LINK_NOUNS.contains(&n))
+                && ids_and_their_kinds(bundle, op)
+            {
+                return true;
+            }
             // The id names one of what the path collects (`PhoneNumberSid` of `/PhoneNumbers`,
             // `user_id` of `/users`): a pipeline made from a `connectorID` is new.
             let collected: String = path
@@ -497,18 +582,38 @@ fn only_references(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool 
             .is_some_and(|e| e.items().len() == 1)
     };
     // What is made is a link by name: an assignment, a membership, … or by its verb ("Assign
-    // storage policy"); Square's `bulk-swap-plan` of ids swaps plans.
+    // storage policy", Slack's `restrictAccess.addGroup` of a group and a channel, its
+    // `admin.conversations.invite` of users to a channel); Square's
+    // `bulk-swap-plan` of ids swaps plans.
     let a_link = || {
         let noun = crate::heuristics::words(crate::classify::last_literal_segment(op.path))
             .pop()
             .unwrap_or_default();
         crate::vocabulary::LINK_NOUNS.contains(&crate::classify::base_verb(&noun).as_str())
-            || crate::classify::head_verbs(op)
-                .iter()
-                .any(|h| matches!(h.as_str(), "assign" | "link" | "associate" | "attach"))
+            || crate::classify::head_verbs(op).iter().any(|h| {
+                matches!(
+                    h.as_str(),
+                    "assign" | "link" | "associate" | "attach" | "add" | "invite"
+                )
+            })
+    };
+    // One flag on the link may come with it (Slack's `admin.usergroups.addTeams`,
+    // `auto_provision`); more make a thing with settings of its own.
+    let flag = |p: &crate::idempotency::Property<'_>| {
+        p.schema
+            .node
+            .get("type")
+            .and_then(crate::source::Node::as_str)
+            == Some("boolean")
     };
     let references = props.iter().filter(|p| reference(p)).count();
-    references >= 2 && props.iter().all(|p| reference(p) || discriminator(p)) && a_link()
+    references >= 2
+        && props.iter().filter(|p| flag(p)).count() <= 1
+        && props
+            .iter()
+            // (Slack sends its auth `token` as a form field.)
+            .all(|p| reference(p) || discriminator(p) || flag(p) || p.name == "token")
+        && a_link()
 }
 
 /// Whether an operation's description says a resend is this call made again: "To resend the
@@ -581,6 +686,29 @@ fn only_ids(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
                     .iter()
                     .any(|e| name.ends_with(e))
                 || ids_of(p).is_some()
+        })
+}
+
+/// Whether a body holds ids, at least one, and beside them only what kind of thing each names
+/// (an enum ending in `type`: Okta's `resourceType`).
+fn ids_and_their_kinds(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
+    let props = crate::idempotency::body_properties(bundle, op);
+    let id = |name: &str| name.ends_with("id") || name.ends_with("ids");
+    props
+        .iter()
+        .any(|p| id(&crate::idempotency::squash(p.name)))
+        && props.iter().all(|p| {
+            let name = crate::idempotency::squash(p.name);
+            id(&name)
+                || name == "expand"
+                || (name.ends_with("type")
+                    && (p.schema.node.get("enum").is_some()
+                        || p.beside_ref.is_some()
+                        || p.schema
+                            .node
+                            .get("type")
+                            .and_then(crate::source::Node::as_str)
+                            == Some("string")))
         })
 }
 
