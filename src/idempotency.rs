@@ -1792,7 +1792,7 @@ fn created_at_its_own_path<'a>(op: &Operation<'a>) -> Option<&'a str> {
         .find_map(|s| bare.strip_suffix(s).filter(|b| !b.is_empty()))
         .unwrap_or(&bare)
         .to_string();
-    created.iter().any(|n| *n == bare).then_some(param)
+    created.contains(&bare).then_some(param)
 }
 
 /// Whether a field holds a plain value, a name or a number: not a file's bytes (Stripe's
