@@ -884,6 +884,13 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
     }
     let props = body_properties(bundle, op);
     let has = |name: &str| props.iter().any(|p| p.name.eq_ignore_ascii_case(name));
+    // A create whose item is confirmed by a call of its own (Unit's check deposit, made
+    // `AwaitingImages` and moving money only at `/check-deposits/{id}/confirm`) makes a draft:
+    // a retry leaves a spare draft that is never confirmed. Not one that can confirm on create
+    // (Stripe's `confirm` of a PaymentIntent).
+    if confirmed_by_its_own_call(bundle, op) && !props.iter().any(|p| squash(p.name) == "confirm") {
+        return None;
+    }
     // The amount of a charge still to come ("Amount of the charge that you will create when
     // authentication completes": Stripe's 3D Secure) moves nothing now.
     let to_come = props
@@ -1186,6 +1193,70 @@ static UNIQUE_PROSE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::ne
     .expect("valid regex")
 });
 
+/// One of a kind per owner: "Okta only allows one principal rate limit entity per org and
+/// principal", "Only one webhook per URL is allowed", "at most one … per …".
+static ONE_PER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\b(?:only\s+allows?\s+one|allows?\s+only\s+one|only\s+one|at\s+most\s+one)\s+(?:[a-z0-9_-]+\s+){0,4}?(?:is\s+allowed\s+)?per\s+(?-u:\w)+",
+    )
+    .expect("valid regex")
+});
+
+/// What a call makes replacing the one there was: "Issuing a new TAC invalidates any existing
+/// TAC", "replaces the existing key".
+static REPLACES_EXISTING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\b(?:invalidates|replaces|revokes|supersedes)\s+(?:any|the|all)\s+(?:existing|previous|previously\s+issued|current|old)\b[^.]{0,60}",
+    )
+    .expect("valid regex")
+});
+
+/// The descriptions of a schema and of its properties, `depth` levels down (Okta's TAC
+/// enrollment says what a new one does in `authenticatorEnrollment.profile.tac`).
+fn schema_descriptions<'a>(bundle: &'a Bundle, schema: At<'a>, depth: usize) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    let mut level = vec![bundle.deref(schema)];
+    for _ in 0..=depth {
+        let mut next = Vec::new();
+        for s in &level {
+            out.extend(description_of(s));
+            let mut props = Vec::new();
+            schema_properties(bundle, *s, 0, &mut props);
+            next.extend(props.into_iter().map(|p| p.schema));
+        }
+        // (Bounded: a wide schema is read no further.)
+        if next.len() > 200 {
+            break;
+        }
+        level = next;
+    }
+    out
+}
+
+/// The first tag of `op` whose description says its operations are idempotent, and the words.
+fn tag_says_idempotent<'a>(bundle: &'a Bundle, op: &Operation<'a>) -> Option<(&'a str, &'a str)> {
+    let names = op.node.node.get("tags")?;
+    let tags = bundle.root().get("tags").map(|t| bundle.deref(t))?;
+    for name in names.items().iter().filter_map(Node::as_str) {
+        let Some(tag) = tags
+            .node
+            .items()
+            .iter()
+            .map(|t| bundle.deref(tags.with(t)))
+            .find(|t| t.node.get("name").and_then(Node::as_str) == Some(name))
+        else {
+            continue;
+        };
+        if let Some(text) = tag.node.get("description").and_then(Node::as_str)
+            && let Some(m) = IDEMPOTENT_BY_DESIGN.find(text)
+            && m.as_str().to_ascii_lowercase().contains("idempotent")
+        {
+            return Some((name, m.as_str()));
+        }
+    }
+    None
+}
+
 /// How a create is protected by a natural key, if it is: a `409` (or `400`/`422`) that answers a
 /// second create as a duplicate ("already exists"), or a body property whose value must be
 /// unique. A retry is then refused instead of creating twice.
@@ -1291,6 +1362,14 @@ pub fn natural_key(
             .flatten()
         };
         let unique_said = || lower.contains("unique").then(unique).flatten();
+        // "Okta only allows one principal rate limit entity per org and principal": a second
+        // is refused.
+        let one_per = || {
+            (lower.contains("one") && lower.contains("per"))
+                .then(|| ONE_PER.find(text))
+                .flatten()
+                .filter(|_| !harms_twice())
+        };
         // "An attempt to create a new `Timecard` can result in a `BAD_REQUEST` error when … the
         // `start_at` or `end_at` date overlaps another timecard for the same team member"
         // (Square): a retry overlaps the first, and is refused.
@@ -1345,11 +1424,37 @@ pub fn natural_key(
         };
         if let Some(m) = by_design()
             .or_else(unique_said)
+            .or_else(one_per)
             .or_else(overlap_refused)
             .or_else(already_refused)
         {
             return Some(format!("its {key}: \"{}\"", m.as_str()));
         }
+    }
+    // A tag of the operation that says its operations are idempotent (Okta's DisasterRecovery:
+    // "Disaster Recovery operations are idempotent, which means that if you attempt multiple
+    // failovers … the outcome remains the same").
+    if !harms_twice()
+        && let Some((name, said)) = tag_says_idempotent(bundle, op)
+    {
+        return Some(format!("its tag `{name}`: \"{said}\""));
+    }
+    // What the call makes replaces the one there was: "Issuing a new TAC invalidates any
+    // existing TAC for this user" (Okta, in its response's schema). A retry leaves one.
+    if !harms_twice()
+        && let Some(said) = texts
+            .iter()
+            .map(|(_, t, _)| *t)
+            .chain(
+                op.responses
+                    .iter()
+                    .filter(|r| r.status.starts_with('2'))
+                    .flat_map(|r| response_schemas(bundle, r))
+                    .flat_map(|s| schema_descriptions(bundle, s, 3)),
+            )
+            .find_map(|t| REPLACES_EXISTING.find(t))
+    {
+        return Some(format!("its words: \"{}\"", said.as_str()));
     }
     let answered = op.responses.iter().find(|r| {
         (matches!(r.status, "409" | "400" | "422" | "403" | "503"))
@@ -1793,6 +1898,28 @@ fn created_at_its_own_path<'a>(op: &Operation<'a>) -> Option<&'a str> {
         .unwrap_or(&bare)
         .to_string();
     created.contains(&bare).then_some(param)
+}
+
+/// Whether a create at a collection has its new item confirmed by another POST, the item path
+/// of the collection followed by `confirm` (`/check-deposits` and
+/// `/check-deposits/{checkDepositId}/confirm`).
+fn confirmed_by_its_own_call(bundle: &Bundle, op: &Operation<'_>) -> bool {
+    let path = op.path.trim_end_matches('/');
+    if path.ends_with('}') || op.method != crate::model::Method::Post {
+        return false;
+    }
+    let Some(paths) = bundle.root().get("paths").map(|p| bundle.deref(p)) else {
+        return false;
+    };
+    paths.node.entries().iter().any(|e| {
+        e.key
+            .text
+            .strip_prefix(path)
+            .and_then(|rest| rest.strip_prefix("/{"))
+            .and_then(|rest| rest.split_once('}'))
+            .is_some_and(|(param, rest)| !param.contains('/') && rest == "/confirm")
+            && bundle.deref(paths.with(&e.value)).get("post").is_some()
+    })
 }
 
 /// Whether a field holds a plain value, a name or a number: not a file's bytes (Stripe's

@@ -122,6 +122,8 @@ pub const DOMAIN_READS: &[(&str, &str)] = &[
     ("exchange", "code"),
     // Kubernetes' `selfsubjectreviews`: who the caller is, computed, never stored.
     ("subject", "review"),
+    // A grader scores a sample and keeps nothing (OpenAI's `runGrader`).
+    ("run", "grader"),
 ];
 
 /// Verbs of a test delivery, read-only as a summary's head or a whole last segment.

@@ -52,6 +52,7 @@ const CASES: &[Case] = &[
     // Searches, lookups and batch reads. (`verify` is no read: it records a verification state
     // or runs a check that leaves a trace, and is reported as a transition.)
     case("post", "/v2/customers/search", "SearchCustomers", "SearchCustomers", READS, "Square"),
+    case("post", "/fine_tuning/alpha/graders/run", "runGrader", "Run a grader", READS, "OpenAI: scores a sample, keeps nothing"),
     case("post", "/v2/catalog/batch-retrieve", "BatchRetrieveCatalogObjects", "", READS, "Square"),
     case("post", "/v2/orders/batch-retrieve", "BatchRetrieveOrders", "", READS, "Square"),
     case("post", "/v2/gift-cards/from-gan", "RetrieveGiftCardFromGAN", "", READS, "Square"),

@@ -288,7 +288,8 @@ fn a_suppressed_operation_leaves_the_shared_gap_to_the_next_one() {
                    '#/components/requestBodies/Money'}\n      responses: {'200': {description: \
                    Success}}\n";
     // The payment's mismatch gap is silenced where it is; the others still make one finding,
-    // now on the customer's POST, and it counts only them.
+    // now on the refund's POST (the other one that moves money, which stands for the gap before
+    // the customer's), and it counts only them.
     let spec = no_4xx(refunds).replacen(
         "  /v2/payments:\n    post:\n",
         "  /v2/payments:\n    post:\n      x-idemlint-ignore: {missing-mismatch-response: the \
@@ -303,8 +304,8 @@ fn a_suppressed_operation_leaves_the_shared_gap_to_the_next_one() {
     assert_eq!(
         mismatch,
         [(
-            "/v2/customers".to_string(),
-            "POST /v2/customers declares no 422 response for an idempotency key reused with a \
+            "/v2/refunds".to_string(),
+            "POST /v2/refunds declares no 422 response for an idempotency key reused with a \
              different payload (no operation of this API declares a 4xx response; 1 other keyed \
              operation lacks it too)"
                 .to_string()

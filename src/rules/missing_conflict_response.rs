@@ -180,8 +180,16 @@ fn names_and_fixes(bundle: &crate::resolve::Bundle, op: &crate::model::Operation
     !props.is_empty()
         && props.iter().all(|p| {
             let name = crate::idempotency::squash(p.name);
+            // (The state it is sent to: Xero's `deleteBatchPayment`, `Status` with the default
+            // `DELETED`.)
             name.ends_with("id")
                 || name.ends_with("ids")
+                || ((name == "status" || name == "state")
+                    && p.schema
+                        .node
+                        .get("type")
+                        .and_then(crate::source::Node::as_str)
+                        == Some("string"))
                 || p.schema.node.get("const").is_some()
                 || p.schema
                     .node

@@ -261,6 +261,19 @@ impl<'a> Context<'a> {
             found
                 .iter_mut()
                 .for_each(|d| d.shared_gap = Some(gap.clone()));
+            // The one kept stands where the gap matters most: an operation that moves money
+            // (Adyen's `/payments`) before one whose concurrent copies merely collide
+            // (`/cancels`). (A stable sort: the API's order otherwise.)
+            let moves_money = |d: &Diagnostic| {
+                d.operation_node.is_some_and(|at| {
+                    self.api
+                        .operations
+                        .iter()
+                        .find(|op| op.node.location() == at)
+                        .is_some_and(|op| self.moves_money(op).is_some())
+                })
+            };
+            found.sort_by_cached_key(|d| !moves_money(d));
         }
         out.append(&mut found);
     }
