@@ -171,6 +171,22 @@ pub fn head_verbs(op: &Operation<'_>) -> Vec<String> {
 
 /// What a state-changing POST does (see [`Effect`]), from its path, names and summary.
 pub fn effect(op: &Operation<'_>) -> Effect {
+    match effect_by_names(op) {
+        // A log takes lines, it is not set: Netlify's `updateSiteBuildLog` at
+        // `/builds/{build_id}/log`, sent a `message`, appends one, and a retry appends it again.
+        Effect::Updates
+            if op.request_body.is_some()
+                && words(last_literal_segment(op.path))
+                    .last()
+                    .is_some_and(|w| matches!(w.as_str(), "log" | "logs" | "journal")) =>
+        {
+            creates(op)
+        }
+        effect => effect,
+    }
+}
+
+fn effect_by_names(op: &Operation<'_>) -> Effect {
     let path = op.path.split('?').next().unwrap_or(op.path);
     let ends_with_parameter = path
         .trim_end_matches('/')
