@@ -79,12 +79,13 @@ static NOT_STORED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(
 
 /// Wording that says what a POST makes does not last, so a duplicate is left to expire:
 /// "Creates a short-lived API key", "An Upload … expires after an hour after you create it",
-/// "Creates a single-use token" (Stripe's tokens: one left unused is never charged), Square's
+/// "Creates a single-use token" (Stripe's tokens: one left unused is never charged; its
+/// "single-use login link" for an Express account), Square's
 /// "one-time-use codes [that] expire 60 minutes after being issued".
 static SHORT_LIVED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
         r"(?ix)\b(
-            short[-\ ]lived | ephemeral | single[-\ ]use\ tokens?
+            short[-\ ]lived | ephemeral | single[-\ ]use\ (?:[a-z]+\ )?(?:tokens?|links?)
           | one[-\ ]time[-\ ]use\ codes?\b[^.]{0,80}\bexpire
           | expires?\ (after|in|within)\ (an?|one|a\ few|[0-9]+)\ (seconds?|minutes?|hours?)
           | expires?\ (an?|one|a\ few|[0-9]+)\ (seconds?|minutes?|hours?)\ after
@@ -218,6 +219,26 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
                 .zip(seg_words)
                 .all(|(a, b)| singular(a) == singular(b))
     };
+    // A verb under the resource's `lifecycle` (Okta's `/csrs/{csrId}/lifecycle/publish`,
+    // `/users/{id}/lifecycle/reset_factors`) moves it along its lifecycle, whatever the verb.
+    if let [.., parent, lifecycle, _] = segments.as_slice()
+        && parent.starts_with('{')
+        && lifecycle.eq_ignore_ascii_case("lifecycle")
+        && let Some(verb) = seg_words.first()
+        // (A `refresh` of a session updates it, as anywhere.)
+        && !UPDATE_VERBS.contains(&base_verb(verb).as_str())
+    {
+        return Effect::Transitions(base_verb(verb));
+    }
+    // Committing an upload session the path names (Box's
+    // `/files/upload_sessions/{upload_session_id}/commit`) closes it into one file.
+    if let [.., collection, parent, _] = segments.as_slice()
+        && parent.starts_with('{')
+        && words(collection).iter().any(|w| w == "upload" || w == "uploads")
+        && matches!(seg_words.as_slice(), [c] if c == "commit")
+    {
+        return Effect::Transitions("commit".to_string());
+    }
     if let [.., parent, _] = segments.as_slice()
         && parent.starts_with('{')
         && let Some(verb) = seg_words.first()
@@ -739,9 +760,11 @@ fn creates(op: &Operation<'_>) -> Effect {
         let of_the_thing = text.split(['.', ';']).find_map(|sentence| {
             let lower = sentence.to_ascii_lowercase();
             let m = SHORT_LIVED.find(sentence)?;
-            let token = ["token", "code"]
+            let token = ["token", "code", "link"]
                 .iter()
                 .any(|t| m.as_str().to_ascii_lowercase().contains(t));
+            // ("Creates a single-use login link": the link is what is made.)
+            let made_link = m.as_str().to_ascii_lowercase().ends_with("link");
             let made = || {
                 words(&sentence[..m.start()]).iter().any(|w| {
                     matches!(
@@ -750,8 +773,7 @@ fn creates(op: &Operation<'_>) -> Effect {
                     )
                 })
             };
-            (!lower.contains("url")
-                && !lower.contains("link")
+            (((!lower.contains("url") && !lower.contains("link")) || (made_link && made()))
                 && (!token || made() || makes_tokens()))
             .then(|| m.as_str().to_string())
         });

@@ -1202,6 +1202,15 @@ static ONE_PER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| 
     .expect("valid regex")
 });
 
+/// A second request for the same thing refused: "Concurrent verifications to the same number
+/// are not allowed".
+static SAME_REFUSED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\b(?:concurrent|duplicate|multiple)\s+(?:[a-z]+\s+){0,2}?(?:to|for|with|on)\s+the\s+same\s+[a-z]+\s+(?:are|is)\s+not\s+(?:allowed|permitted)",
+    )
+    .expect("valid regex")
+});
+
 /// What a call makes replacing the one there was: "Issuing a new TAC invalidates any existing
 /// TAC", "replaces the existing key".
 static REPLACES_EXISTING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
@@ -1438,6 +1447,19 @@ pub fn natural_key(
         && let Some((name, said)) = tag_says_idempotent(bundle, op)
     {
         return Some(format!("its tag `{name}`: \"{said}\""));
+    }
+    // A second one for the same thing is refused, as its responses' schemas say: Vonage's
+    // verify request answers status 10, "Concurrent verifications to the same number are not
+    // allowed" (in a 200, as Vonage answers its errors).
+    if !harms_twice()
+        && let Some(said) = op
+            .responses
+            .iter()
+            .flat_map(|r| response_schemas(bundle, r))
+            .flat_map(|s| schema_descriptions(bundle, s, 2))
+            .find_map(|t| SAME_REFUSED.find(t))
+    {
+        return Some(format!("its response's words: \"{}\"", said.as_str()));
     }
     // What the call makes replaces the one there was: "Issuing a new TAC invalidates any
     // existing TAC for this user" (Okta, in its response's schema). A retry leaves one.

@@ -66,7 +66,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
 
 /// Whether an error response of `op` (a 4xx or the `default` an API answers every error with)
 /// lists among its error codes one for a conflict or a request in progress (Formance's
-/// `V2ErrorsEnum` holds `CONFLICT`): the client is told what a concurrent request gets, by its
+/// `V2ErrorsEnum` holds `CONFLICT`, Lob's `error.code` `conflict`): the client is told what a concurrent request gets, by its
 /// code rather than its status. A list shared by every operation counts here, unlike for a
 /// duplicate (`duplicate_error_code`): what a conflict gets is the same for every call.
 fn conflict_error_code(bundle: &crate::resolve::Bundle, op: &crate::model::Operation<'_>) -> bool {
@@ -78,6 +78,12 @@ fn conflict_error_code(bundle: &crate::resolve::Bundle, op: &crate::model::Opera
         .any(|schema| {
             let mut props = Vec::new();
             schema_properties(bundle, schema, 0, &mut props);
+            // (And one level down: Lob's `error.code`.)
+            let mut inner = Vec::new();
+            for p in props.iter().filter(|p| squash(p.name) == "error") {
+                schema_properties(bundle, p.schema, 0, &mut inner);
+            }
+            props.extend(inner);
             props.iter().any(|p| {
                 matches!(
                     squash(p.name).as_str(),

@@ -51,6 +51,13 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         .chain(tags)
         .filter_map(crate::source::Node::as_str)
         .any(replay_said);
+    // The API's own list of the error codes every operation may answer names the one for a key
+    // reused with another payload (Square's `info.x-square-generic-error-codes` lists
+    // `IDEMPOTENCY_KEY_REUSED`): every keyed operation answers it, by its code.
+    let code_for_api = [Some(root), root.get("info")]
+        .into_iter()
+        .flatten()
+        .any(|n| crate::rules::extension_names_code(n, MISMATCH_CODES));
     for op in cx.operations_whose_duplicates_matter() {
         if cx.carriers(op).is_empty() {
             continue;
@@ -72,7 +79,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let status = from_policy.unwrap_or(&cx.settings.mismatch_status);
-        if answered(op, status) {
+        if answered(op, status) || (code_for_api && from_policy.is_none()) {
             continue;
         }
         let replayed = replay_said_for_api
@@ -123,8 +130,8 @@ fn answered(op: &crate::model::Operation<'_>, status: &str) -> bool {
         || op.responses.iter().any(|r| {
             r.status.starts_with('4') && r.description.and_then(mismatch_wording).is_some()
         })
-        || crate::rules::extension_names_code(
-            op.node.node,
-            &["idempotencykeyreused", "idempotentparametermismatch"],
-        )
+        || crate::rules::extension_names_code(op.node.node, MISMATCH_CODES)
 }
+
+/// Error codes for a key reused with another payload, compared without case and separators.
+const MISMATCH_CODES: &[&str] = &["idempotencykeyreused", "idempotentparametermismatch"];
