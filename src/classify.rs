@@ -125,14 +125,14 @@ pub enum Effect {
 /// first sentence of its description).
 #[derive(Debug)]
 pub(crate) struct NameWords {
-    pub(crate) seg: Vec<String>,
-    pub(crate) id: Vec<String>,
-    pub(crate) lead: Vec<String>,
+    seg: Vec<String>,
+    id: Vec<String>,
+    lead: Vec<String>,
 }
 
 impl NameWords {
     /// Split once per operation and kept on it: several classifiers read them of every POST.
-    pub(crate) fn of<'o>(op: &'o Operation<'_>) -> &'o Self {
+    fn of<'o>(op: &'o Operation<'_>) -> &'o Self {
         op.names.get_or_init(|| NameWords {
             seg: words(odata_action(last_literal_segment(op.path))),
             id: op
@@ -168,6 +168,28 @@ impl NameWords {
 /// segment's (see [`NameWords::heads`]).
 pub fn head_verbs(op: &Operation<'_>) -> Vec<String> {
     NameWords::of(op).heads(op, true)
+}
+
+/// The nouns a create verb heads in the operationId and the summary, singular: the head of
+/// the noun phrase after `create` and any article, up to a preposition (`file` of "Create
+/// File", `ledger` of `v2CreateLedger`, `message` of "Create a thread message", `comment` of
+/// `createCommentForFile`, `card` of "Create card on board").
+pub fn created_nouns(op: &Operation<'_>) -> Vec<String> {
+    let names = NameWords::of(op);
+    [&names.id, &names.lead]
+        .into_iter()
+        .filter_map(|w| {
+            let at = w.iter().position(|x| x == "create")?;
+            let phrase: Vec<&String> = w[at + 1..]
+                .iter()
+                .skip_while(|x| matches!(x.as_str(), "a" | "an" | "the" | "new"))
+                .take_while(|x| !PREPOSITIONS.contains(&x.as_str()))
+                .collect();
+            phrase
+                .last()
+                .map(|n| n.strip_suffix('s').unwrap_or(n).to_string())
+        })
+        .collect()
 }
 
 /// What a state-changing POST does (see [`Effect`]), from its path, names and summary.
@@ -234,7 +256,9 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
     // `/files/upload_sessions/{upload_session_id}/commit`) closes it into one file.
     if let [.., collection, parent, _] = segments.as_slice()
         && parent.starts_with('{')
-        && words(collection).iter().any(|w| w == "upload" || w == "uploads")
+        && words(collection)
+            .iter()
+            .any(|w| w == "upload" || w == "uploads")
         && matches!(seg_words.as_slice(), [c] if c == "commit")
     {
         return Effect::Transitions("commit".to_string());
@@ -255,22 +279,11 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
                 && (verb != "subscribe"
                     || (op.request_body.is_none() && op.response("201").is_none()))))
     {
-        return Effect::Transitions(verb.clone());
-    }
-    // A transition of many at once, named by the segment (Square's
-    // `/labor/scheduled-shifts/bulk-publish`, sent a map of shift ids and their versions): each
-    // one the body names reaches the state, and a repeat finds it there. (`publish` heads no
-    // list of transitions alone: "Publish a message" to a topic sends one.)
-    if let [qualifier, verb] = seg_words.as_slice()
-        && matches!(qualifier.as_str(), "bulk" | "batch")
-        && (verb == "publish"
-            || (TRANSITION_VERBS.contains(&verb.as_str())
-                && !matches!(
-                    verb.as_str(),
-                    "start" | "merge" | "connect" | "upgrade" | "adopt"
-                )))
-    {
-        return Effect::Transitions(verb.clone());
+        // (`mark_uncollectible`: the state it is marked with says more.)
+        return Effect::Transitions(match seg_words.as_slice() {
+            [mark, state, ..] if mark == "mark" => state.clone(),
+            _ => verb.clone(),
+        });
     }
     // The same named by its noun, in the plural of a collection of them: Adyen's
     // `/payments/{paymentPspReference}/reversals` and `/cancels` (a payment is reversed once).
@@ -301,15 +314,20 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
     // The verb heading the summary names the collection the path's item is in, as what is done
     // to it (Unit's "Return Received ACH Transaction" at `/returns/{transactionId}`): the item
     // is the transaction returned, once.
+    // (Not one that says it creates, in its words or with a 201: "Creates a return … An order
+    // may have several partial returns". Not `report` or `tag`, which file or attach another.)
     if let [.., collection, last] = segments.as_slice()
         && last.starts_with('{')
         && let Some(verb) = lead_words.first().map(|w| base_verb(w))
-        && (TRANSITION_VERBS.contains(&verb.as_str())
-            || INSTANCE_TRANSITION_VERBS.contains(&verb.as_str()))
+        && (TRANSITION_VERBS.contains(&verb.as_str()) || verb == "return")
         && words(collection)
             .last()
-            .and_then(|c| c.strip_suffix('s'))
-            .is_some_and(|c| c == verb)
+            .is_some_and(|c| base_verb(c) == verb || c.strip_suffix('s') == Some(verb.as_str()))
+        && !lead_words
+            .iter()
+            .chain(id_words)
+            .any(|w| CREATE_WORDS.contains(&w.as_str()))
+        && op.response("201").is_none()
     {
         return Effect::Transitions(verb);
     }
@@ -444,24 +462,33 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
             || matches!(segments.as_slice(), [.., parent, last]
                 if parent.starts_with('{') && words(last).first().is_some_and(|w| base_verb(w) == *v))
     };
-    let needs_instance = |v: &String| {
-        matches!(
-            v.as_str(),
-            "start" | "merge" | "connect" | "upgrade" | "adopt"
-        ) && !on_one(v)
-    };
+    let needs_instance =
+        |v: &String| crate::vocabulary::NEW_UNLESS_NAMED_VERBS.contains(&v.as_str()) && !on_one(v);
     if let Some(verb) = is(TRANSITION_VERBS).filter(|v| names_a_resource() && !needs_instance(v)) {
-        // ("Marks a reminder as complete": the state it is marked with says more.)
-        let verb = if verb == "mark" {
-            heads
-                .iter()
-                .find(|h| *h != "mark" && TRANSITION_VERBS.contains(&h.as_str()))
-                .cloned()
-                .unwrap_or(verb)
-        } else {
-            verb
+        if verb != "mark" {
+            return Effect::Transitions(verb);
+        }
+        // A mark is set by the call's own name or summary (`mark_uncollectible`, "Marks a
+        // reminder as complete"), not by an operationId word alone (`markConversationStart`,
+        // "Start a conversation"); a summary headed by an update ("Sets the read cursor" of
+        // Slack's `conversations.mark`) updates. The state marked says more, when named.
+        let lead_verb = lead_words.first().map(|w| base_verb(w));
+        if lead_verb
+            .as_ref()
+            .is_some_and(|v| UPDATE_VERBS.contains(&v.as_str()))
+        {
+            return Effect::Updates;
+        }
+        let state = match seg_words.as_slice() {
+            [mark, state, ..] if mark == "mark" => Some(state.clone()),
+            _ => lead_words
+                .windows(2)
+                .find(|p| p[0] == "as")
+                .map(|p| p[1].clone()),
         };
-        return Effect::Transitions(verb);
+        if seg_words.first().is_some_and(|w| w == "mark") || lead_verb.as_deref() == Some("mark") {
+            return Effect::Transitions(state.unwrap_or(verb));
+        }
     }
     // "Add labels to an issue", `addProject`, `/issues/{n}/labels` with an add: an add to an
     // instance's set, or one that says where to ("to a channel"). "Add a group" creates one.

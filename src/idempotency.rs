@@ -214,7 +214,7 @@ fn map_keyed_by_key(description: &str) -> bool {
     KEYED.is_match(description)
 }
 
-fn description_of<'a>(node: &At<'a>) -> Option<&'a str> {
+pub fn description_of<'a>(node: &At<'a>) -> Option<&'a str> {
     node.node.get("description").and_then(Node::as_str)
 }
 
@@ -1885,31 +1885,7 @@ fn created_at_its_own_path<'a>(op: &Operation<'a>) -> Option<&'a str> {
     {
         return None;
     }
-    let names = crate::classify::NameWords::of(op);
-    // The noun the create verb heads, in the operationId or the summary: `file` of "Create
-    // File", `ledger` of `v2CreateLedger`.
-    let created = [&names.id, &names.lead]
-        .into_iter()
-        .filter_map(|w| {
-            let at = w.iter().position(|x| x == "create")?;
-            let noun: Vec<&String> = w[at + 1..]
-                .iter()
-                .take_while(|x| !matches!(x.as_str(), "a" | "an" | "the" | "new"))
-                .collect();
-            // ("Create a new File", "Create a ledger": past an article.)
-            let noun = if noun.is_empty() {
-                w[at + 1..]
-                    .iter()
-                    .skip_while(|x| matches!(x.as_str(), "a" | "an" | "the" | "new"))
-                    .take(1)
-                    .collect()
-            } else {
-                noun
-            };
-            noun.last()
-                .map(|n| n.strip_suffix('s').unwrap_or(n).to_string())
-        })
-        .collect::<Vec<_>>();
+    let created = crate::classify::created_nouns(op);
     if created.is_empty() {
         return None;
     }
@@ -1942,6 +1918,14 @@ fn confirmed_by_its_own_call(bundle: &Bundle, op: &Operation<'_>) -> bool {
             .is_some_and(|(param, rest)| !param.contains('/') && rest == "/confirm")
             && bundle.deref(paths.with(&e.value)).get("post").is_some()
     })
+}
+
+/// Whether a field's name says it holds an id: its last word is `id`, `ids`, `gid`, `sid` or
+/// `uuid` (`customer_id`, `externalId`, `BatchPaymentID`; not `paid`, `valid`, `android`).
+pub fn names_an_id(name: &str) -> bool {
+    words(name)
+        .last()
+        .is_some_and(|w| matches!(w.as_str(), "id" | "ids" | "gid" | "gids" | "sid" | "uuid"))
 }
 
 /// Whether a field holds a plain value, a name or a number: not a file's bytes (Stripe's

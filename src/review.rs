@@ -404,6 +404,10 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
             )
         } else if carrier.is_none() || !mutating {
             not_applicable("no key")
+        } else if op.response("409").is_none()
+            && let Some(how) = crate::rules::conflict_answered(bundle, op, "409")
+        {
+            answer(Verdict::Good, format!("answered by {how}"), None)
         } else {
             match op.response("409") {
                 Some(r) if r.header("Retry-After").is_some() => answer(

@@ -225,8 +225,6 @@ pub const TRANSITION_VERBS: &[&str] = &[
     "refer",
     // Okta's `/users/{id}/lifecycle/reactivate`: active again, or refused as not deactivated.
     "reactivate",
-    // A gift card or a coupon redeemed once (Recurly's `/gift_cards/{redemption_code}/redeem`).
-    "redeem",
     // Setting a mark or a status ("Mark as read", Okta's `…/mark-error`): marked twice is marked.
     "mark",
 ];
@@ -253,6 +251,9 @@ pub const INSTANCE_TRANSITION_VERBS: &[&str] = &[
     "reprocess",
     "process",
     "return",
+    // The gift card the path names, redeemed once (Recurly's `/gift_cards/{redemption_code}/
+    // redeem`); elsewhere a redemption spends a balance or points, and is made each time.
+    "redeem",
 ];
 
 /// Transitions that switch a standing state on or off, which a repeat leaves as it is: only a
@@ -623,6 +624,14 @@ pub const MODEL_WORK_NOUNS: &[&str] = &[
     "extract",
     "inference",
 ];
+
+/// Transition verbs that make something new unless the path names what they act on ("Start a
+/// conversation" at `/conversations` starts one; `/pipelines/{id}/start` starts that one).
+pub const NEW_UNLESS_NAMED_VERBS: &[&str] = &["start", "merge", "connect", "upgrade", "adopt"];
+
+/// Verbs that make a link between things that exist: made twice, it is one link. (Not `add`,
+/// which also fills carts, queues and playlists that hold a thing twice.)
+pub const LINK_VERBS: &[&str] = &["link", "assign", "attach", "associate"];
 
 /// Collections of links between existing things (Box's `/storage_policy_assignments`).
 pub const LINK_NOUNS: &[&str] = &[

@@ -53,6 +53,10 @@ const CASES: &[Case] = &[
     // or runs a check that leaves a trace, and is reported as a transition.)
     case("post", "/v2/customers/search", "SearchCustomers", "SearchCustomers", READS, "Square"),
     case("post", "/fine_tuning/alpha/graders/run", "runGrader", "Run a grader", READS, "OpenAI: scores a sample, keeps nothing"),
+    Case { description: "Creates a single-use login link for an Express account to access their Stripe dashboard.", ..case("post", "/v1/accounts/{account}/login_links", "PostAccountsAccountLoginLinks", "", SHORT_LIVED, "Stripe: a single-use link") },
+    case("post", "/v1/accounts/{account}/persons", "PostAccountsAccountPersons", "", WRITES, "Stripe: a person"),
+    Case { extra: "requestBody: {content: {application/json: {schema: {type: object, properties: {message: {type: string}}}}}}", ..case("post", "/builds/{build_id}/log", "updateSiteBuildLog", "", WRITES, "Netlify: appends a log line") },
+    case("post", "/v1/redemptions", "redeemStackedDiscounts", "Redeem Stackable Discounts", WRITES, "Voucherify-shaped: spends a balance"),
     case("post", "/v2/catalog/batch-retrieve", "BatchRetrieveCatalogObjects", "", READS, "Square"),
     case("post", "/v2/orders/batch-retrieve", "BatchRetrieveOrders", "", READS, "Square"),
     case("post", "/v2/gift-cards/from-gan", "RetrieveGiftCardFromGAN", "", READS, "Square"),

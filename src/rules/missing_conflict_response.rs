@@ -29,7 +29,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             _ => None,
         };
         let status = policy_status.unwrap_or("409");
-        if answered(op, status) || (status == "409" && conflict_error_code(cx.bundle, op)) {
+        if conflict_answered(cx.bundle, op, status).is_some() {
             continue;
         }
         let what = if status == "409" {
@@ -61,7 +61,48 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             ),
         );
     }
-    cx.once_if_undeclared("409", |op| answered(op, "409"), found, out);
+    cx.once_if_undeclared(
+        "409",
+        |op| conflict_answered(cx.bundle, op, "409").is_some(),
+        found,
+        out,
+    );
+}
+
+/// Whether `op` says what a concurrent request with the same key gets, in any way this rule
+/// takes an answer: the `status`, or for a 409 an answer under another status or by an error
+/// code. `review` answers its fourth question with the same test.
+pub(crate) fn conflict_answered(
+    bundle: &crate::resolve::Bundle,
+    op: &crate::model::Operation<'_>,
+    status: &str,
+) -> Option<&'static str> {
+    if op.response(status).is_some() {
+        Some("the status")
+    } else if status != "409" {
+        None
+    } else if answered(op, status) {
+        Some("a 429 described as answering a duplicate or concurrent request")
+    } else if conflict_error_code(bundle, op) {
+        Some("an error code for a conflict or a request in progress")
+    } else {
+        None
+    }
+}
+
+/// Whether an error code speaks of the request or its key colliding with another: `CONFLICT`
+/// alone (Formance, Lob), a concurrent or simultaneous request, or a conflict, a lock or work in
+/// progress of the request or key (`IDEMPOTENCY_KEY_IN_USE`, `REQUEST_IN_PROGRESS`). Not a
+/// domain's state (`ACCOUNT_LOCKED`, `VERIFICATION_IN_PROGRESS`, `SCHEDULE_CONFLICT`), nor a bad
+/// key (`INVALID_IDEMPOTENCY_KEY`).
+fn conflict_code(code: &str) -> bool {
+    let w = crate::heuristics::words(code);
+    let has = |list: &[&str]| w.iter().any(|x| list.contains(&x.as_str()));
+    !has(&["not", "no", "invalid", "missing"])
+        && (w == ["conflict"]
+            || has(&["concurrent", "concurrency", "simultaneous"])
+            || (has(&["request", "key", "idempotency"])
+                && has(&["conflict", "progress", "locked", "use", "processing"])))
 }
 
 /// Whether an error response of `op` (a 4xx or the `default` an API answers every error with)
@@ -95,23 +136,7 @@ fn conflict_error_code(bundle: &crate::resolve::Bundle, op: &crate::model::Opera
                     .into_iter()
                     .flat_map(crate::source::Node::items)
                     .filter_map(crate::source::Node::as_str)
-                    .any(|code| {
-                        let w = crate::heuristics::words(code);
-                        // (Not `INVALID_IDEMPOTENCY_KEY` or `PAYMENT_PENDING`: a bad key, a state.)
-                        !w.iter().any(|x| x == "not" || x == "no")
-                            && w.iter().any(|x| {
-                                matches!(
-                                    x.as_str(),
-                                    "conflict"
-                                        | "conflicting"
-                                        | "concurrent"
-                                        | "concurrency"
-                                        | "progress"
-                                        | "locked"
-                                        | "simultaneous"
-                                )
-                            })
-                    })
+                    .any(conflict_code)
             })
         })
 }
@@ -188,8 +213,7 @@ fn names_and_fixes(bundle: &crate::resolve::Bundle, op: &crate::model::Operation
             let name = crate::idempotency::squash(p.name);
             // (The state it is sent to: Xero's `deleteBatchPayment`, `Status` with the default
             // `DELETED`.)
-            name.ends_with("id")
-                || name.ends_with("ids")
+            crate::idempotency::names_an_id(p.name)
                 || ((name == "status" || name == "state")
                     && p.schema
                         .node

@@ -300,6 +300,12 @@ fn effect_given(
     let by_words = effect(op);
     if by_words != Effect::Creates && (moves_money() || relative()) {
         Effect::Creates
+    } else if by_words == Effect::Creates
+        && let Some(verb) = bulk_transition(bundle, op)
+        && !moves_money()
+        && !relative()
+    {
+        Effect::Transitions(verb)
     } else if let Effect::JoinsSet(noun) = &by_words
         && crate::vocabulary::EXISTING_THING_NOUNS
             .iter()
@@ -397,6 +403,44 @@ fn generation(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> Option<Str
     Some(model)
 }
 
+/// The verb of a transition of many things at once, named by a `bulk` or `batch` segment and
+/// sent only the ids of what it moves (Square's `/labor/scheduled-shifts/bulk-publish`, a map
+/// whose "key is the ID of a scheduled shift", beside an enum of who is notified): each one
+/// reaches the state, and a repeat finds it there. Not a batch of new content (`batch-publish`
+/// of `messages` to a topic sends them). `publish` counts here, where what is published
+/// exists.
+fn bulk_transition(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> Option<String> {
+    use crate::vocabulary::{NEW_UNLESS_NAMED_VERBS, TRANSITION_VERBS};
+    let segment = crate::heuristics::words(crate::classify::last_literal_segment(op.path));
+    let [qualifier, verb] = segment.as_slice() else {
+        return None;
+    };
+    if !matches!(qualifier.as_str(), "bulk" | "batch")
+        || !(verb == "publish"
+            || (TRANSITION_VERBS.contains(&verb.as_str())
+                && !NEW_UNLESS_NAMED_VERBS.contains(&verb.as_str())))
+    {
+        return None;
+    }
+    let props = crate::idempotency::body_properties(bundle, op);
+    // A map keyed by the ids of what it moves, as its description says.
+    let keyed_by_ids = |p: &crate::idempotency::Property<'_>| {
+        p.schema.node.get("additionalProperties").is_some()
+            && crate::idempotency::description_of(&p.schema).is_some_and(|d| {
+                let w = crate::heuristics::words(d);
+                w.windows(2).any(|x| x[0] == "key" && x[1] == "is")
+                    && w.iter().any(|x| x == "id" || x == "ids")
+            })
+    };
+    let ids = |p: &crate::idempotency::Property<'_>| {
+        crate::idempotency::names_an_id(p.name) || keyed_by_ids(p)
+    };
+    let setting = |p: &crate::idempotency::Property<'_>| {
+        p.schema.node.get("enum").is_some() || p.beside_ref.is_some()
+    };
+    (props.iter().any(ids) && props.iter().all(|p| ids(p) || setting(p))).then(|| verb.clone())
+}
+
 /// Whether a create under a resource its path names only links things that exist: its body
 /// names them by id and nothing else (Twilio's `PhoneNumberSid` added to a Messaging Service),
 /// or its path names both ends and it has no body (`…/Domains/{DomainSid}/MessagingServices/
@@ -425,10 +469,7 @@ fn links(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
             if let [.., parent, last] = path.split('/').collect::<Vec<_>>().as_slice()
                 && parent.starts_with('{')
                 && let [verb, noun @ ..] = crate::heuristics::words(last).as_slice()
-                && matches!(
-                    verb.as_str(),
-                    "link" | "assign" | "attach" | "associate" | "add"
-                )
+                && crate::vocabulary::LINK_VERBS.contains(&verb.as_str())
                 && !noun.is_empty()
             {
                 let noun = noun.concat();
@@ -442,10 +483,13 @@ fn links(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
                     return true;
                 }
             }
-            // A segment that adds an existing thing under the resource, sent that thing by its
-            // name (a gid) and where it goes (Asana's `/sections/{section_gid}/addTask`, `{task,
-            // insert_before, insert_after}`; `addCustomFieldSetting`, `{custom_field,
-            // is_important}`): added twice, it is there once.
+            // A segment that adds an existing thing under the resource, sent that thing and
+            // where it goes among the others (Asana's `/sections/{section_gid}/addTask`, `{task,
+            // insert_before, insert_after}`): a place before or after another makes the
+            // collection an ordered set, where the thing added twice is there once. (A
+            // `position` alone does not: a playlist may hold a track twice. A field that may
+            // also be a new thing, Asana's `custom_field` `oneOf` a gid or a new field, is no
+            // reference.)
             if let [.., parent, last] = path.split('/').collect::<Vec<_>>().as_slice()
                 && parent.starts_with('{')
                 && let [verb, noun @ ..] = crate::heuristics::words(last).as_slice()
@@ -462,31 +506,32 @@ fn links(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
                     crate::idempotency::schema_properties(bundle, only.schema, 0, &mut inner);
                     props = inner;
                 }
-                let string = |p: &crate::idempotency::Property<'_>| {
+                fn type_of<'p>(p: &crate::idempotency::Property<'p>) -> Option<&'p str> {
                     p.schema
                         .node
                         .get("type")
                         .and_then(crate::source::Node::as_str)
-                        == Some("string")
-                        || p.schema.node.get("type").is_none()
-                };
+                }
                 let names_it = |p: &crate::idempotency::Property<'_>| {
-                    let name = crate::idempotency::squash(p.name);
-                    !name.is_empty() && noun.starts_with(&name) && string(p)
+                    crate::idempotency::squash(p.name) == noun && type_of(p) == Some("string")
                 };
-                let placement = |p: &crate::idempotency::Property<'_>| {
-                    let name = crate::idempotency::squash(p.name);
+                let placed = |p: &crate::idempotency::Property<'_>| {
                     matches!(
-                        name.as_str(),
-                        "insertbefore" | "insertafter" | "before" | "after" | "position"
-                    ) || p
-                        .schema
-                        .node
-                        .get("type")
-                        .and_then(crate::source::Node::as_str)
-                        == Some("boolean")
+                        crate::idempotency::squash(p.name).as_str(),
+                        "insertbefore" | "insertafter"
+                    )
                 };
-                if props.iter().any(names_it) && props.iter().all(|p| names_it(p) || placement(p)) {
+                let flags = props
+                    .iter()
+                    .filter(|p| type_of(p) == Some("boolean"))
+                    .count();
+                if props.iter().any(names_it)
+                    && props.iter().any(placed)
+                    && flags <= 1
+                    && props
+                        .iter()
+                        .all(|p| names_it(p) || placed(p) || type_of(p) == Some("boolean"))
+                {
                     return true;
                 }
             }
@@ -497,7 +542,7 @@ fn links(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
                 && path.matches('{').count() >= 2
                 && crate::classify::head_verbs(op)
                     .iter()
-                    .any(|h| matches!(h.as_str(), "link" | "assign" | "attach" | "associate"))
+                    .any(|h| crate::vocabulary::LINK_VERBS.contains(&h.as_str()))
                 && only_ids(bundle, op)
             {
                 return true;
@@ -582,20 +627,18 @@ fn only_references(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool 
             .is_some_and(|e| e.items().len() == 1)
     };
     // What is made is a link by name: an assignment, a membership, … or by its verb ("Assign
-    // storage policy", Slack's `restrictAccess.addGroup` of a group and a channel, its
-    // `admin.conversations.invite` of users to a channel); Square's
+    // storage policy"); an add or an invite only as the method's own name (Slack's
+    // `restrictAccess.addGroup` of a group and a channel, `admin.conversations.invite` of
+    // users to a channel), not "Add an order" at `/orders`, which makes one. Square's
     // `bulk-swap-plan` of ids swaps plans.
     let a_link = || {
-        let noun = crate::heuristics::words(crate::classify::last_literal_segment(op.path))
-            .pop()
-            .unwrap_or_default();
+        let segment = crate::heuristics::words(crate::classify::last_literal_segment(op.path));
+        let noun = segment.last().cloned().unwrap_or_default();
         crate::vocabulary::LINK_NOUNS.contains(&crate::classify::base_verb(&noun).as_str())
-            || crate::classify::head_verbs(op).iter().any(|h| {
-                matches!(
-                    h.as_str(),
-                    "assign" | "link" | "associate" | "attach" | "add" | "invite"
-                )
-            })
+            || crate::classify::head_verbs(op)
+                .iter()
+                .any(|h| crate::vocabulary::LINK_VERBS.contains(&h.as_str()))
+            || segment.iter().any(|w| w == "add" || w == "invite")
     };
     // One flag on the link may come with it (Slack's `admin.usergroups.addTeams`,
     // `auto_provision`); more make a thing with settings of its own.
@@ -689,27 +732,30 @@ fn only_ids(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
         })
 }
 
-/// Whether a body holds ids, at least one, and beside them only what kind of thing each names
-/// (an enum ending in `type`: Okta's `resourceType`).
+/// Whether a body holds ids, at least one, and what kind of thing they name (an enum ending in
+/// `type`: Okta's `resourceType`), and nothing else, of a call that does not say it creates.
 fn ids_and_their_kinds(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
     let props = crate::idempotency::body_properties(bundle, op);
-    let id = |name: &str| name.ends_with("id") || name.ends_with("ids");
-    props
+    let kind = |p: &crate::idempotency::Property<'_>| {
+        crate::heuristics::words(p.name)
+            .last()
+            .is_some_and(|w| w == "type")
+            && (p.schema.node.get("enum").is_some()
+                || p.beside_ref.is_some()
+                || p.schema.node.get("$ref").is_some())
+    };
+    // ("Create a share link for a recipient", "Create an assignment from a template": a
+    // create that says so makes a thing of its own.)
+    !crate::classify::head_verbs(op)
         .iter()
-        .any(|p| id(&crate::idempotency::squash(p.name)))
-        && props.iter().all(|p| {
-            let name = crate::idempotency::squash(p.name);
-            id(&name)
-                || name == "expand"
-                || (name.ends_with("type")
-                    && (p.schema.node.get("enum").is_some()
-                        || p.beside_ref.is_some()
-                        || p.schema
-                            .node
-                            .get("type")
-                            .and_then(crate::source::Node::as_str)
-                            == Some("string")))
-        })
+        .any(|h| h == "create")
+        && props
+            .iter()
+            .any(|p| crate::idempotency::names_an_id(p.name))
+        && props.iter().any(kind)
+        && props
+            .iter()
+            .all(|p| crate::idempotency::names_an_id(p.name) || kind(p) || p.name == "expand")
 }
 
 /// What a list of ids names, when a property is one by its description ("A list of the
