@@ -358,11 +358,10 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
     }) || (!summary_decides
         && id_words.iter().any(|w| CREATE_WORDS.contains(&w.as_str())));
     // "Create or replace the organization's hard spend limit" at `/organization/spend_limit`,
-    // beside the GET and DELETE of it: the one thing of its kind, set again on a retry.
-    let replaces_one = lead_words
-        .iter()
-        .take(4)
-        .any(|w| CREATE_WORDS.contains(&w.as_str()))
+    // beside the GET and DELETE of it: the one thing of its kind, set again on a retry. So is
+    // one a verb makes or updates ("Provisions or updates a TLS certificate for the site" at
+    // Netlify's `/sites/{site_id}/ssl`, beside its GET).
+    let replaces_one = !lead_words.is_empty()
         && lead_words
             .windows(2)
             .take(4)
@@ -372,10 +371,13 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
             .last()
             .is_some_and(|w| !w.ends_with('s'))
         && op.item_parameter.is_none()
-        && op
+        && (op
             .neighbours
             .iter()
-            .any(|m| matches!(m, Method::Delete | Method::Put));
+            .any(|m| matches!(m, Method::Delete | Method::Put))
+            // (Beside a GET only when it is the one thing under the resource the path names:
+            // Netlify's `/sites/{site_id}/ssl`, not `/people`.)
+            || (op.neighbours.contains(&Method::Get) && one_of_its_kind(op)));
     if replaces_one {
         return Effect::Updates;
     }

@@ -841,6 +841,23 @@ pub fn schema_properties<'a>(
 ///   payment", "Disburse funds"), or the noun phrase after its verb ends in a money word ("Create
 ///   a payout", "Execute payment"), or it speaks of funds moving ("Request a return of funds").
 pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> Option<String> {
+    let why = money_evidence(bundle, op, settings)?;
+    // A create whose item is confirmed by a call of its own (Unit's check deposit, made
+    // `AwaitingImages` and moving money only at `/check-deposits/{id}/confirm`) makes a draft:
+    // a retry leaves a spare draft that is never confirmed. Not one that can confirm on create
+    // (Stripe's `confirm` of a PaymentIntent). (Asked last: it reads every path of the API.)
+    if confirmed_by_its_own_call(bundle, op)
+        && !body_properties(bundle, op)
+            .iter()
+            .any(|p| squash(p.name) == "confirm")
+    {
+        return None;
+    }
+    Some(why)
+}
+
+/// [`moves_money`] before a later confirmation is asked about.
+fn money_evidence(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> Option<String> {
     let head = |s: &str| words(s).pop();
     let last_segment = op
         .path
@@ -884,13 +901,6 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
     }
     let props = body_properties(bundle, op);
     let has = |name: &str| props.iter().any(|p| p.name.eq_ignore_ascii_case(name));
-    // A create whose item is confirmed by a call of its own (Unit's check deposit, made
-    // `AwaitingImages` and moving money only at `/check-deposits/{id}/confirm`) makes a draft:
-    // a retry leaves a spare draft that is never confirmed. Not one that can confirm on create
-    // (Stripe's `confirm` of a PaymentIntent).
-    if confirmed_by_its_own_call(bundle, op) && !props.iter().any(|p| squash(p.name) == "confirm") {
-        return None;
-    }
     // The amount of a charge still to come ("Amount of the charge that you will create when
     // authentication completes": Stripe's 3D Secure) moves nothing now.
     let to_come = props
@@ -1194,10 +1204,11 @@ static UNIQUE_PROSE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::ne
 });
 
 /// One of a kind per owner: "Okta only allows one principal rate limit entity per org and
-/// principal", "Only one webhook per URL is allowed", "at most one … per …".
+/// principal", "Only one webhook per URL is allowed", "at most one … per …", "each connected
+/// account can only have one FinancialAccount" (Stripe).
 static ONE_PER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\b(?:only\s+allows?\s+one|allows?\s+only\s+one|only\s+one|at\s+most\s+one)\s+(?:[a-z0-9_-]+\s+){0,4}?(?:is\s+allowed\s+)?per\s+(?-u:\w)+",
+        r"(?i)\b(?:(?:only\s+allows?\s+one|allows?\s+only\s+one|only\s+one|at\s+most\s+one)\s+(?:[a-z0-9_-]+\s+){0,4}?(?:is\s+allowed\s+)?per\s+(?-u:\w)+|(?:each|every|an?)\s+(?:[a-z0-9_-]+\s+){1,3}?(?:can|may)\s+(?:only\s+have|have\s+only)\s+one\s+(?-u:\w)+)",
     )
     .expect("valid regex")
 });
@@ -1374,7 +1385,7 @@ pub fn natural_key(
         // "Okta only allows one principal rate limit entity per org and principal": a second
         // is refused.
         let one_per = || {
-            (lower.contains("one") && lower.contains("per"))
+            (lower.contains("one") && (lower.contains("per") || lower.contains("only")))
                 .then(|| ONE_PER.find(text))
                 .flatten()
                 .filter(|_| !harms_twice())
@@ -1918,6 +1929,59 @@ fn confirmed_by_its_own_call(bundle: &Bundle, op: &Operation<'_>) -> bool {
             .is_some_and(|(param, rest)| !param.contains('/') && rest == "/confirm")
             && bundle.deref(paths.with(&e.value)).get("post").is_some()
     })
+}
+
+/// What in a description shows its API takes an idempotency key when no operation declares
+/// one, in words a finding can quote: an error code or type of its schemas that names
+/// idempotency (Stripe's `idempotency_error`, a `IDEMPOTENCY_KEY_REUSED`), or a field of them
+/// that holds the key a request was sent with (Stripe's event `request.idempotency_key`, "The
+/// idempotency key transmitted during the request"). Schemas are read three levels down.
+pub fn undeclared_key_evidence(bundle: &Bundle) -> Option<String> {
+    let root = bundle.root();
+    let schemas = root
+        .get("components")
+        .map(|c| bundle.deref(c))
+        .and_then(|c| c.get("schemas"))
+        .or_else(|| root.get("definitions"))
+        .map(|s| bundle.deref(s))?;
+    let mut level: Vec<At<'_>> = schemas
+        .node
+        .entries()
+        .iter()
+        .map(|e| schemas.with(&e.value))
+        .collect();
+    // (An error code says it plainest: it is preferred to a field met first.)
+    let mut field = None;
+    for _ in 0..3 {
+        let mut next = Vec::new();
+        for schema in level {
+            let schema = bundle.deref(schema);
+            if let Some(code) = schema
+                .node
+                .get("enum")
+                .into_iter()
+                .flat_map(Node::items)
+                .filter_map(Node::as_str)
+                .find(|v| words(v).iter().any(|w| w == "idempotency"))
+            {
+                return Some(format!("the error `{code}`"));
+            }
+            let mut props = Vec::new();
+            schema_properties(bundle, schema, 0, &mut props);
+            for p in props {
+                if field.is_none() && squash(p.name) == "idempotencykey" && !p.required {
+                    field = Some(format!("a field `{}` that holds the key sent", p.name));
+                }
+                next.push(p.schema);
+            }
+        }
+        // (Bounded: a wide description is read no further.)
+        if next.len() > 20_000 {
+            break;
+        }
+        level = next;
+    }
+    field
 }
 
 /// Whether a field's name says it holds an id: its last word is `id`, `ids`, `gid`, `sid` or

@@ -40,6 +40,11 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             })
         })
     };
+    // What in the spec shows the API takes a key no operation declares (Stripe's error type
+    // `idempotency_error`, an event's `idempotency_key`). Asked once, where it matters.
+    let undeclared_key = std::cell::OnceCell::new();
+    let undeclared_key =
+        || undeclared_key.get_or_init(|| crate::idempotency::undeclared_key_evidence(cx.bundle));
     for (op, carrier) in &posts {
         if carrier.is_some() {
             continue;
@@ -232,6 +237,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             ),
         };
         let others = posts.len() - 1;
+        let mut severity = severity;
         if let Some(usual) = usual {
             message.push_str(&format!(
                 " ({} of {others} other POST operation{} declare{} one, e.g. {usual})",
@@ -241,11 +247,31 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             ));
         } else if others >= 1 && severity != Some(Severity::Info) && !declares_a_key_somewhere() {
             // A gap of the whole description (Stripe's spec declares no key, though its API
-            // takes one on every POST): say so, and that declaring it is the fix.
-            message.push_str(
-                " (no POST operation of this API declares one: if the API accepts a key, \
-                 declare it in the description)",
-            );
+            // takes one on every POST): say so, and that declaring it is the fix. Where the
+            // spec itself shows the API takes a key, the gap is the description's: clients
+            // that follow it send none, those that know the API do; a level lower.
+            if let Some(evidence) = undeclared_key() {
+                message = message
+                    .replacen(" has no idempotency key", " declares no idempotency key", 1)
+                    .replacen(
+                        " without an idempotency key",
+                        " without declaring an idempotency key",
+                        1,
+                    );
+                message.push_str(&format!(
+                    " (no operation of this API declares the key it takes, though the spec \
+                     names {evidence}: clients that follow the spec send none; declare it)"
+                ));
+                severity = Some(match severity {
+                    None | Some(Severity::Error) => Severity::Warning,
+                    Some(_) => Severity::Info,
+                });
+            } else {
+                message.push_str(
+                    " (no POST operation of this API declares one: if the API accepts a key, \
+                     declare it in the description)",
+                );
+            }
         }
         let help = if target_only {
             "answer a repeat with 200 and the current state, and say so in the response's \
