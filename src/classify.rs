@@ -85,7 +85,8 @@ static NOT_STORED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(
 static SHORT_LIVED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
         r"(?ix)\b(
-            short[-\ ]lived | ephemeral | single[-\ ]use\ (?:[a-z]+\ )?(?:tokens?|links?)
+            short[-\ ]lived | ephemeral | single[-\ ]use\ tokens?
+          | single[-\ ]use\ (?:login|sign[-\ ]in|magic|auth|authentication)\ links?
           | one[-\ ]time[-\ ]use\ codes?\b[^.]{0,80}\bexpire
           | expires?\ (after|in|within)\ (an?|one|a\ few|[0-9]+)\ (seconds?|minutes?|hours?)
           | expires?\ (an?|one|a\ few|[0-9]+)\ (seconds?|minutes?|hours?)\ after
@@ -170,6 +171,18 @@ pub fn head_verbs(op: &Operation<'_>) -> Vec<String> {
     NameWords::of(op).heads(op, true)
 }
 
+/// The state a `mark` segment names (`uncollectible` of `mark_uncollectible`, `read` of
+/// `mark-as-read`), past `as` and `all`.
+fn marked_state(seg_words: &[String]) -> Option<String> {
+    match seg_words {
+        [mark, rest @ ..] if mark == "mark" => rest
+            .iter()
+            .find(|w| !matches!(w.as_str(), "as" | "all"))
+            .cloned(),
+        _ => None,
+    }
+}
+
 /// The nouns a create verb heads in the operationId and the summary, singular: the head of
 /// the noun phrase after `create` and any article, up to a preposition (`file` of "Create
 /// File", `ledger` of `v2CreateLedger`, `message` of "Create a thread message", `comment` of
@@ -199,9 +212,14 @@ pub fn effect(op: &Operation<'_>) -> Effect {
         // `/builds/{build_id}/log`, sent a `message`, appends one, and a retry appends it again.
         Effect::Updates
             if op.request_body.is_some()
+                && !op.path.trim_end_matches('/').ends_with('}')
                 && words(last_literal_segment(op.path))
                     .last()
-                    .is_some_and(|w| matches!(w.as_str(), "log" | "logs" | "journal")) =>
+                    .is_some_and(|w| matches!(w.as_str(), "log" | "logs" | "journal"))
+                && !NameWords::of(op)
+                    .lead
+                    .iter()
+                    .any(|w| matches!(w.as_str(), "settings" | "setting" | "level" | "config")) =>
         {
             creates(op)
         }
@@ -247,8 +265,15 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
         && parent.starts_with('{')
         && lifecycle.eq_ignore_ascii_case("lifecycle")
         && let Some(verb) = seg_words.first()
-        // (A `refresh` of a session updates it, as anywhere.)
-        && !UPDATE_VERBS.contains(&base_verb(verb).as_str())
+        // (A `refresh` of a session updates it, as anywhere; a noun, `…/lifecycle/rules`, is
+        // what a create makes.)
+        && (TRANSITION_VERBS.contains(&base_verb(verb).as_str())
+            || INSTANCE_TRANSITION_VERBS.contains(&base_verb(verb).as_str())
+            || verb == "publish")
+        && !lead_words
+            .iter()
+            .chain(id_words)
+            .any(|w| CREATE_WORDS.contains(&w.as_str()))
     {
         return Effect::Transitions(base_verb(verb));
     }
@@ -277,13 +302,21 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
                 // `…/{notificationType}/subscribe`); one sent a customer and answered 201
                 // makes a (billed) subscription.
                 && (verb != "subscribe"
-                    || (op.request_body.is_none() && op.response("201").is_none()))))
+                    || (op.request_body.is_none() && op.response("201").is_none()))
+                // The gift card, voucher or coupon the path names, redeemed once; a loyalty
+                // account's `redeem` spends points.
+                && (verb != "redeem"
+                    || segments.iter().rev().nth(2).is_some_and(|c| {
+                        words(c).iter().any(|w| {
+                            matches!(
+                                base_verb(w).as_str(),
+                                "gift" | "card" | "voucher" | "coupon" | "code"
+                            )
+                        })
+                    }))))
     {
         // (`mark_uncollectible`: the state it is marked with says more.)
-        return Effect::Transitions(match seg_words.as_slice() {
-            [mark, state, ..] if mark == "mark" => state.clone(),
-            _ => verb.clone(),
-        });
+        return Effect::Transitions(marked_state(seg_words).unwrap_or_else(|| verb.clone()));
     }
     // The same named by its noun, in the plural of a collection of them: Adyen's
     // `/payments/{paymentPspReference}/reversals` and `/cancels` (a payment is reversed once).
@@ -481,14 +514,18 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
         {
             return Effect::Updates;
         }
-        let state = match seg_words.as_slice() {
-            [mark, state, ..] if mark == "mark" => Some(state.clone()),
-            _ => lead_words
+        let state = marked_state(seg_words).or_else(|| {
+            lead_words
                 .windows(2)
                 .find(|p| p[0] == "as")
-                .map(|p| p[1].clone()),
-        };
-        if seg_words.first().is_some_and(|w| w == "mark") || lead_verb.as_deref() == Some("mark") {
+                .map(|p| p[1].clone())
+        });
+        // (An operationId's `mark` counts where nothing else names the call: `markMessageRead`
+        // with no summary.)
+        if seg_words.first().is_some_and(|w| w == "mark")
+            || lead_verb.as_deref() == Some("mark")
+            || (lead_words.is_empty() && id_words.first().is_some_and(|w| w == "mark"))
+        {
             return Effect::Transitions(state.unwrap_or(verb));
         }
     }
@@ -793,7 +830,7 @@ fn creates(op: &Operation<'_>) -> Effect {
                 .iter()
                 .any(|t| m.as_str().to_ascii_lowercase().contains(t));
             // ("Creates a single-use login link": the link is what is made.)
-            let made_link = m.as_str().to_ascii_lowercase().ends_with("link");
+            let made_link = m.as_str().to_ascii_lowercase().contains(" link");
             let made = || {
                 words(&sentence[..m.start()]).iter().any(|w| {
                     matches!(

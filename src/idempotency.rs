@@ -846,10 +846,24 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
     // `AwaitingImages` and moving money only at `/check-deposits/{id}/confirm`) makes a draft:
     // a retry leaves a spare draft that is never confirmed. Not one that can confirm on create
     // (Stripe's `confirm` of a PaymentIntent). (Asked last: it reads every path of the API.)
-    if confirmed_by_its_own_call(bundle, op)
-        && !body_properties(bundle, op)
+    // (Nor one whose words say it charges at once.)
+    let at_once = || {
+        ["summary", "description"]
             .iter()
-            .any(|p| squash(p.name) == "confirm")
+            .filter_map(|k| op.node.node.get(k).and_then(Node::as_str))
+            .any(|t| {
+                let t = t.to_ascii_lowercase();
+                t.contains("at once") || t.contains("immediately")
+            })
+    };
+    if confirmed_by_its_own_call(bundle, op)
+        && !body_properties(bundle, op).iter().any(|p| {
+            matches!(
+                squash(p.name).as_str(),
+                "confirm" | "autoconfirm" | "confirmed" | "capture"
+            )
+        })
+        && !at_once()
     {
         return None;
     }
@@ -1217,40 +1231,66 @@ static ONE_PER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| 
 /// are not allowed".
 static SAME_REFUSED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\b(?:concurrent|duplicate|multiple)\s+(?:[a-z]+\s+){0,2}?(?:to|for|with|on)\s+the\s+same\s+[a-z]+\s+(?:are|is)\s+not\s+(?:allowed|permitted)",
+        r"(?i)\b(?:concurrent|duplicate|multiple)\s+(?:[a-z]+\s+){0,2}?(?:to|for|with|on)\s+the\s+same\s+([a-z_]+)\s+(?:are|is)\s+not\s+(?:allowed|permitted)",
     )
     .expect("valid regex")
 });
 
-/// What a call makes replacing the one there was: "Issuing a new TAC invalidates any existing
-/// TAC", "replaces the existing key".
-static REPLACES_EXISTING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(
-        r"(?i)\b(?:invalidates|replaces|revokes|supersedes)\s+(?:any|the|all)\s+(?:existing|previous|previously\s+issued|current|old)\b[^.]{0,60}",
-    )
-    .expect("valid regex")
-});
-
-/// The descriptions of a schema and of its properties, `depth` levels down (Okta's TAC
-/// enrollment says what a new one does in `authenticatorEnrollment.profile.tac`).
+/// The descriptions of a schema and of its properties, `depth` levels down (Vonage's error
+/// statuses are described in a property of one `oneOf` branch of its response).
 fn schema_descriptions<'a>(bundle: &'a Bundle, schema: At<'a>, depth: usize) -> Vec<&'a str> {
+    // (Bounded: at most this many schemas are read, each once, however wide or linked the
+    // schemas are.)
+    const BUDGET: usize = 64;
     let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     let mut level = vec![bundle.deref(schema)];
-    for _ in 0..=depth {
+    for at in 0..=depth {
         let mut next = Vec::new();
         for s in &level {
+            if !seen.insert(s.location()) || seen.len() > BUDGET {
+                continue;
+            }
             out.extend(description_of(s));
-            let mut props = Vec::new();
-            schema_properties(bundle, *s, 0, &mut props);
-            next.extend(props.into_iter().map(|p| p.schema));
-        }
-        // (Bounded: a wide schema is read no further.)
-        if next.len() > 200 {
-            break;
+            if at < depth {
+                let mut props = Vec::new();
+                schema_properties(bundle, *s, 0, &mut props);
+                next.extend(props.into_iter().map(|p| p.schema).take(BUDGET));
+            }
         }
         level = next;
     }
     out
+}
+
+/// Whether a one-per wording's words name what `op` makes: a noun a create verb heads or the
+/// collection's, singular ("one principal rate limit entity per org" of
+/// `createPrincipalRateLimitEntity` at `/principal-rate-limits`), and not a request or a time.
+fn names_what_it_makes(op: &Operation<'_>, said: &str) -> bool {
+    let w = words(said);
+    let per = w.iter().position(|x| x == "per");
+    let after = per.and_then(|i| w.get(i + 1));
+    if after.is_some_and(|x| {
+        matches!(
+            x.as_str(),
+            "request" | "call" | "page" | "second" | "minute" | "hour" | "day" | "message"
+        )
+    }) {
+        return false;
+    }
+    let mut nouns = crate::classify::created_nouns(op);
+    nouns.extend(
+        last_literal_words(op.path)
+            .last()
+            .map(|c| crate::classify::base_verb(c)),
+    );
+    let one = w.iter().position(|x| x == "one").unwrap_or(0);
+    let phrase = &w[one + 1..per.unwrap_or(w.len())];
+    phrase.iter().any(|x| {
+        nouns
+            .iter()
+            .any(|n| crate::classify::base_verb(x) == *n || x == n)
+    })
 }
 
 /// The first tag of `op` whose description says its operations are idempotent, and the words.
@@ -1267,11 +1307,40 @@ fn tag_says_idempotent<'a>(bundle: &'a Bundle, op: &Operation<'a>) -> Option<(&'
         else {
             continue;
         };
+        // The sentence must say it of all of them: not "GET, PUT and DELETE requests are
+        // idempotent; POST requests are not", "None of the operations are idempotent without a
+        // key".
         if let Some(text) = tag.node.get("description").and_then(Node::as_str)
             && let Some(m) = IDEMPOTENT_BY_DESIGN.find(text)
             && m.as_str().to_ascii_lowercase().contains("idempotent")
         {
-            return Some((name, m.as_str()));
+            let start = text[..m.start()]
+                .rfind(['.', '\n', ';'])
+                .map_or(0, |i| i + 1);
+            let end = text[m.end()..]
+                .find(['.', '\n', ';'])
+                .map_or(text.len(), |i| m.end() + i);
+            let sentence = words(&text[start..end]);
+            let hedged = sentence.iter().any(|x| {
+                matches!(
+                    x.as_str(),
+                    "not"
+                        | "none"
+                        | "no"
+                        | "unless"
+                        | "only"
+                        | "without"
+                        | "key"
+                        | "get"
+                        | "put"
+                        | "post"
+                        | "delete"
+                        | "patch"
+                )
+            });
+            if !hedged {
+                return Some((name, m.as_str()));
+            }
         }
     }
     None
@@ -1384,11 +1453,13 @@ pub fn natural_key(
         let unique_said = || lower.contains("unique").then(unique).flatten();
         // "Okta only allows one principal rate limit entity per org and principal": a second
         // is refused.
+        // (The one thing must be what the call makes: "one request per second", "one file per
+        // request" limit something else.)
         let one_per = || {
             (lower.contains("one") && (lower.contains("per") || lower.contains("only")))
                 .then(|| ONE_PER.find(text))
                 .flatten()
-                .filter(|_| !harms_twice())
+                .filter(|m| !harms_twice() && names_what_it_makes(op, m.as_str()))
         };
         // "An attempt to create a new `Timecard` can result in a `BAD_REQUEST` error when … the
         // `start_at` or `end_at` date overlaps another timecard for the same team member"
@@ -1462,32 +1533,23 @@ pub fn natural_key(
     // A second one for the same thing is refused, as its responses' schemas say: Vonage's
     // verify request answers status 10, "Concurrent verifications to the same number are not
     // allowed" (in a 200, as Vonage answers its errors).
+    // (The same what must be a field the request sends, `number`; "multiple values for the
+    // same parameter" speaks of the request's form.)
     if !harms_twice()
         && let Some(said) = op
             .responses
             .iter()
             .flat_map(|r| response_schemas(bundle, r))
-            .flat_map(|s| schema_descriptions(bundle, s, 2))
-            .find_map(|t| SAME_REFUSED.find(t))
-    {
-        return Some(format!("its response's words: \"{}\"", said.as_str()));
-    }
-    // What the call makes replaces the one there was: "Issuing a new TAC invalidates any
-    // existing TAC for this user" (Okta, in its response's schema). A retry leaves one.
-    if !harms_twice()
-        && let Some(said) = texts
-            .iter()
-            .map(|(_, t, _)| *t)
-            .chain(
-                op.responses
+            .flat_map(|s| schema_descriptions(bundle, s, 1))
+            .flat_map(|t| SAME_REFUSED.captures_iter(t))
+            .find(|c| {
+                let same = squash(&c[1]);
+                body_properties(bundle, op)
                     .iter()
-                    .filter(|r| r.status.starts_with('2'))
-                    .flat_map(|r| response_schemas(bundle, r))
-                    .flat_map(|s| schema_descriptions(bundle, s, 3)),
-            )
-            .find_map(|t| REPLACES_EXISTING.find(t))
+                    .any(|p| squash(p.name) == same)
+            })
     {
-        return Some(format!("its words: \"{}\"", said.as_str()));
+        return Some(format!("its response's words: \"{}\"", &said[0]));
     }
     let answered = op.responses.iter().find(|r| {
         (matches!(r.status, "409" | "400" | "422" | "403" | "503"))
@@ -1692,7 +1754,8 @@ pub fn natural_key(
     // at `/emails`, or named so (Square's `domain_name` at `/apple-pay/domains`). The same
     // value is not registered twice. (Content is no such value: a `message` at `/messages` is
     // one of many.)
-    let collection = last_literal_words(op.path).pop().unwrap_or_default();
+    let collection_words = last_literal_words(op.path);
+    let collection = collection_words.last().cloned().unwrap_or_default();
     let held = |name: &str| {
         [collection.strip_suffix('s'), collection.strip_suffix("es")]
             .into_iter()
@@ -1715,7 +1778,13 @@ pub fn natural_key(
             ((held(&name) && (naming_field(p.name) || registered(&name)))
                 || name
                     .strip_suffix("name")
-                    .is_some_and(|value| held(value) && registered(value)))
+                    .is_some_and(|value| held(value) && registered(value))
+                // A collection of registered values named by what they are (Box's
+                // `/users/{user_id}/email_aliases`, sent an `email`): the value it holds.
+                || (["alias", "aliase"].iter().any(|a| held(a))
+                    && collection_words[..collection_words.len().saturating_sub(1)]
+                        .iter()
+                        .any(|w| *w == name)))
             && scalar_value(p.name, &p.schema)
             // ("Send a transactional email" to `/emails` sends one each time.)
             && matches!(
@@ -1911,24 +1980,9 @@ fn created_at_its_own_path<'a>(op: &Operation<'a>) -> Option<&'a str> {
 
 /// Whether a create at a collection has its new item confirmed by another POST, the item path
 /// of the collection followed by `confirm` (`/check-deposits` and
-/// `/check-deposits/{checkDepositId}/confirm`).
-fn confirmed_by_its_own_call(bundle: &Bundle, op: &Operation<'_>) -> bool {
-    let path = op.path.trim_end_matches('/');
-    if path.ends_with('}') || op.method != crate::model::Method::Post {
-        return false;
-    }
-    let Some(paths) = bundle.root().get("paths").map(|p| bundle.deref(p)) else {
-        return false;
-    };
-    paths.node.entries().iter().any(|e| {
-        e.key
-            .text
-            .strip_prefix(path)
-            .and_then(|rest| rest.strip_prefix("/{"))
-            .and_then(|rest| rest.split_once('}'))
-            .is_some_and(|(param, rest)| !param.contains('/') && rest == "/confirm")
-            && bundle.deref(paths.with(&e.value)).get("post").is_some()
-    })
+/// `/check-deposits/{checkDepositId}/confirm`), as the model found it.
+fn confirmed_by_its_own_call(_bundle: &Bundle, op: &Operation<'_>) -> bool {
+    op.method == crate::model::Method::Post && !op.path.ends_with('}') && op.item_confirmed
 }
 
 /// What in a description shows its API takes an idempotency key when no operation declares
@@ -2023,6 +2077,17 @@ fn last_literal_words(path: &str) -> Vec<String> {
 /// `/pets` for `id`).
 fn names_item(param: &str, name: &str, collection: &[String]) -> bool {
     if squash_eq(param, name) {
+        return true;
+    }
+    // One of a parameter's alternatives (Okta's `{groupOrExternalId}` and `externalId`); not a
+    // bare `id`, which the server assigns.
+    let param_words = words(param);
+    if param_words.iter().any(|w| w == "or")
+        && !matches!(squash(name).as_str(), "id" | "uuid" | "")
+        && param_words
+            .split(|w| w == "or")
+            .any(|alternative| alternative.concat() == squash(name))
+    {
         return true;
     }
     let param = squash(param);

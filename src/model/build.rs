@@ -83,6 +83,22 @@ pub fn build(bundle: &Bundle) -> Result<Api<'_>, NotOpenApi> {
         fn bare(path: &str) -> &str {
             path.split('?').next().unwrap_or(path).trim_end_matches('/')
         }
+        // Collections whose item path has a `confirm` under it.
+        let confirmed: std::collections::HashSet<&str> = paths
+            .node
+            .entries()
+            .iter()
+            .filter_map(|e| {
+                let item = bare(&e.key.text).strip_suffix("/confirm")?;
+                let (prefix, last) = item.rsplit_once('/')?;
+                (last.starts_with('{') && last.ends_with('}')).then_some(prefix)
+            })
+            .collect();
+        if !confirmed.is_empty() {
+            for op in b.operations.iter_mut().filter(|op| op.site == Site::Path) {
+                op.item_confirmed = confirmed.contains(bare(op.path));
+            }
+        }
         let items: std::collections::HashMap<&str, &str> = paths
             .node
             .entries()
@@ -328,6 +344,7 @@ impl<'a> Builder<'a> {
                     .collect(),
                 item_parameter: None,
                 item_parameter_description: None,
+                item_confirmed: false,
                 names: std::sync::OnceLock::new(),
             };
             let parent = operation.display();

@@ -153,6 +153,9 @@ pub struct Operation<'a> {
     /// That parameter's description where the item path declares one: Recurly's "Shipping
     /// Method ID or code" says an item is also addressed by the `code` a create sends.
     pub item_parameter_description: Option<&'a str>,
+    /// Whether the item path under this path has a `confirm` of its own
+    /// (`/check-deposits/{checkDepositId}/confirm`): what this path creates is confirmed later.
+    pub item_confirmed: bool,
     /// The words of its names, split once for every classifier that reads them
     /// ([`crate::classify`]).
     pub(crate) names: std::sync::OnceLock<crate::classify::NameWords>,

@@ -98,11 +98,17 @@ pub(crate) fn conflict_answered(
 fn conflict_code(code: &str) -> bool {
     let w = crate::heuristics::words(code);
     let has = |list: &[&str]| w.iter().any(|x| list.contains(&x.as_str()));
-    !has(&["not", "no", "invalid", "missing"])
+    // (The key is the idempotency key, not an API or licence key; `processing` only as work
+    // still going on: `REQUEST_ALREADY_PROCESSING`, not `REQUEST_PROCESSING_ERROR`.)
+    let of_the_key = has(&["idempotency"])
+        || (has(&["request"]) && !has(&["api", "license", "licence", "access"]));
+    let going_on = has(&["conflict", "progress", "locked"])
+        || (has(&["use"]) && has(&["in"]))
+        || (has(&["processing"]) && has(&["already", "in", "still"]));
+    !has(&["not", "no", "invalid", "missing", "error"])
         && (w == ["conflict"]
             || has(&["concurrent", "concurrency", "simultaneous"])
-            || (has(&["request", "key", "idempotency"])
-                && has(&["conflict", "progress", "locked", "use", "processing"])))
+            || (of_the_key && going_on))
 }
 
 /// Whether an error response of `op` (a 4xx or the `default` an API answers every error with)

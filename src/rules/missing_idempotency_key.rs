@@ -112,7 +112,9 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             matches!(effect, Effect::Transitions(_)) && only_identifies_or_bodiless(cx.bundle, op);
         // What the spec says a repeat answers: a response described as "already" in that state.
         let repeat = match &effect {
-            Effect::Transitions(verb) if target_only => crate::idempotency::repeat_answer(op, verb),
+            // (A mark quoted by its state is answered as "already marked" too.)
+            Effect::Transitions(verb) if target_only => crate::idempotency::repeat_answer(op, verb)
+                .or_else(|| crate::idempotency::repeat_answer(op, "mark")),
             _ => None,
         };
         if repeat.is_some_and(|status| status.starts_with('2') || status.starts_with('3')) {
@@ -245,7 +247,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 if others == 1 { "" } else { "s" },
                 if keyed.len() == 1 { "s" } else { "" },
             ));
-        } else if others >= 1 && severity != Some(Severity::Info) && !declares_a_key_somewhere() {
+        } else if others >= 1
+            && (severity != Some(Severity::Info) || undeclared_key().is_some())
+            && !declares_a_key_somewhere()
+        {
             // A gap of the whole description (Stripe's spec declares no key, though its API
             // takes one on every POST): say so, and that declaring it is the fix. Where the
             // spec itself shows the API takes a key, the gap is the description's: clients
@@ -461,9 +466,8 @@ fn bulk_transition(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> Optio
     let ids = |p: &crate::idempotency::Property<'_>| {
         crate::idempotency::names_an_id(p.name) || keyed_by_ids(p)
     };
-    let setting = |p: &crate::idempotency::Property<'_>| {
-        p.schema.node.get("enum").is_some() || p.beside_ref.is_some()
-    };
+    // (An enum, inline or through a `$ref`; not an object beside a description.)
+    let setting = |p: &crate::idempotency::Property<'_>| p.schema.node.get("enum").is_some();
     (props.iter().any(ids) && props.iter().all(|p| ids(p) || setting(p))).then(|| verb.clone())
 }
 
