@@ -1783,8 +1783,7 @@ pub fn natural_key(
                 // `/users/{user_id}/email_aliases`, sent an `email`): the value it holds.
                 || (["alias", "aliase"].iter().any(|a| held(a))
                     && collection_words[..collection_words.len().saturating_sub(1)]
-                        .iter()
-                        .any(|w| *w == name)))
+                        .contains(&name)))
             && scalar_value(p.name, &p.schema)
             // ("Send a transactional email" to `/emails` sends one each time.)
             && matches!(
