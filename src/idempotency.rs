@@ -1311,6 +1311,7 @@ fn tag_says_idempotent<'a>(bundle: &'a Bundle, op: &Operation<'a>) -> Option<(&'
         // idempotent; POST requests are not", "None of the operations are idempotent without a
         // key".
         if let Some(text) = tag.node.get("description").and_then(Node::as_str)
+            && text.contains("dempotent")
             && let Some(m) = IDEMPOTENT_BY_DESIGN.find(text)
             && m.as_str().to_ascii_lowercase().contains("idempotent")
         {
@@ -1525,8 +1526,8 @@ pub fn natural_key(
     // A tag of the operation that says its operations are idempotent (Okta's DisasterRecovery:
     // "Disaster Recovery operations are idempotent, which means that if you attempt multiple
     // failovers … the outcome remains the same").
-    if !harms_twice()
-        && let Some((name, said)) = tag_says_idempotent(bundle, op)
+    if let Some((name, said)) = tag_says_idempotent(bundle, op)
+        && !harms_twice()
     {
         return Some(format!("its tag `{name}`: \"{said}\""));
     }
@@ -1535,19 +1536,24 @@ pub fn natural_key(
     // allowed" (in a 200, as Vonage answers its errors).
     // (The same what must be a field the request sends, `number`; "multiple values for the
     // same parameter" speaks of the request's form.)
-    if !harms_twice()
-        && let Some(said) = op
-            .responses
-            .iter()
-            .flat_map(|r| response_schemas(bundle, r))
-            .flat_map(|s| schema_descriptions(bundle, s, 1))
-            .flat_map(|t| SAME_REFUSED.captures_iter(t))
-            .find(|c| {
-                let same = squash(&c[1]);
-                body_properties(bundle, op)
-                    .iter()
-                    .any(|p| squash(p.name) == same)
-            })
+    // (Read in a response that is one of several shapes, a success or an error, as Vonage's;
+    // and cheaply: the words are looked for before any regex runs.)
+    if let Some(said) = op
+        .responses
+        .iter()
+        .flat_map(|r| response_schemas(bundle, r))
+        .map(|s| bundle.deref(s))
+        .filter(|s| s.node.get("oneOf").is_some() || s.node.get("anyOf").is_some())
+        .flat_map(|s| schema_descriptions(bundle, s, 1))
+        .filter(|t| t.contains("same") && t.contains("not"))
+        .flat_map(|t| SAME_REFUSED.captures_iter(t))
+        .find(|c| {
+            let same = squash(&c[1]);
+            body_properties(bundle, op)
+                .iter()
+                .any(|p| squash(p.name) == same)
+        })
+        && !harms_twice()
     {
         return Some(format!("its response's words: \"{}\"", &said[0]));
     }
@@ -1990,6 +1996,15 @@ fn confirmed_by_its_own_call(_bundle: &Bundle, op: &Operation<'_>) -> bool {
 /// that holds the key a request was sent with (Stripe's event `request.idempotency_key`, "The
 /// idempotency key transmitted during the request"). Schemas are read three levels down.
 pub fn undeclared_key_evidence(bundle: &Bundle) -> Option<String> {
+    // (A description whose text never names idempotency has no such sign: one pass over its
+    // bytes saves walking every schema.)
+    if !bundle.files.iter().any(|f| {
+        let t = f.source.text.as_bytes();
+        memchr::memmem::find(t, b"dempoten").is_some()
+            || memchr::memmem::find(t, b"DEMPOTEN").is_some()
+    }) {
+        return None;
+    }
     let root = bundle.root();
     let schemas = root
         .get("components")
@@ -2005,10 +2020,15 @@ pub fn undeclared_key_evidence(bundle: &Bundle) -> Option<String> {
         .collect();
     // (An error code says it plainest: it is preferred to a field met first.)
     let mut field = None;
+    // (Each schema read once, and at most so many: `$ref`s lead back to the same ones.)
+    let mut seen = std::collections::HashSet::new();
     for _ in 0..3 {
         let mut next = Vec::new();
         for schema in level {
             let schema = bundle.deref(schema);
+            if !seen.insert(schema.location()) || seen.len() > 5_000 {
+                continue;
+            }
             if let Some(code) = schema
                 .node
                 .get("enum")
@@ -2027,10 +2047,6 @@ pub fn undeclared_key_evidence(bundle: &Bundle) -> Option<String> {
                 }
                 next.push(p.schema);
             }
-        }
-        // (Bounded: a wide description is read no further.)
-        if next.len() > 20_000 {
-            break;
         }
         level = next;
     }
