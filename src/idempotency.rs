@@ -856,7 +856,7 @@ pub fn moves_money(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> 
                 t.contains("at once") || t.contains("immediately")
             })
     };
-    if confirmed_by_its_own_call(bundle, op)
+    if confirmed_by_its_own_call(op)
         && !body_properties(bundle, op).iter().any(|p| {
             matches!(
                 squash(p.name).as_str(),
@@ -1239,28 +1239,44 @@ static SAME_REFUSED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::ne
 /// The descriptions of a schema and of its properties, `depth` levels down (Vonage's error
 /// statuses are described in a property of one `oneOf` branch of its response).
 fn schema_descriptions<'a>(bundle: &'a Bundle, schema: At<'a>, depth: usize) -> Vec<&'a str> {
-    // (Bounded: at most this many schemas are read, each once, however wide or linked the
-    // schemas are.)
-    const BUDGET: usize = 64;
     let mut out = Vec::new();
+    breadth_first(bundle, vec![schema], depth, 64, |s| {
+        out.extend(description_of(&s));
+        false
+    });
+    out
+}
+
+/// Visits schemas from `roots` breadth first, `$ref`s followed, each once and at most `budget`
+/// of them however wide or linked the schemas are, down to `depth` levels of properties, until
+/// `visit` says to stop.
+fn breadth_first<'a>(
+    bundle: &'a Bundle,
+    roots: Vec<At<'a>>,
+    depth: usize,
+    budget: usize,
+    mut visit: impl FnMut(At<'a>) -> bool,
+) {
     let mut seen = std::collections::HashSet::new();
-    let mut level = vec![bundle.deref(schema)];
+    let mut level = roots;
     for at in 0..=depth {
         let mut next = Vec::new();
-        for s in &level {
-            if !seen.insert(s.location()) || seen.len() > BUDGET {
+        for schema in level {
+            let schema = bundle.deref(schema);
+            if !seen.insert(schema.location()) || seen.len() > budget {
                 continue;
             }
-            out.extend(description_of(s));
+            if visit(schema) {
+                return;
+            }
             if at < depth {
                 let mut props = Vec::new();
-                schema_properties(bundle, *s, 0, &mut props);
-                next.extend(props.into_iter().map(|p| p.schema).take(BUDGET));
+                schema_properties(bundle, schema, 0, &mut props);
+                next.extend(props.into_iter().map(|p| p.schema));
             }
         }
         level = next;
     }
-    out
 }
 
 /// Whether a one-per wording's words name what `op` makes: a noun a create verb heads or the
@@ -1919,35 +1935,50 @@ fn duplicate_error_code(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
                 )
             })
     };
-    for r in op
-        .responses
+    error_codes(bundle, op, false)
+        .find(|(p, c)| op.owns(p.schema.location()) && says(c))
+        .map(|(_, c)| c.to_string())
+}
+
+/// The error codes `op`'s error responses (4xx and `default`) list: each value of the `enum` of
+/// a field named `error`, `code`, `error_code` or `type` of their body, with that field; with
+/// `nested`, also of such a field under an `error` object (Lob's `error.code`).
+pub fn error_codes<'a>(
+    bundle: &'a Bundle,
+    op: &'a Operation<'a>,
+    nested: bool,
+) -> impl Iterator<Item = (Property<'a>, &'a str)> + 'a {
+    op.responses
         .iter()
         .filter(|r| r.status.starts_with('4') || r.status == "default")
-    {
-        for schema in response_schemas(bundle, r) {
+        .flat_map(move |r| response_schemas(bundle, r))
+        .flat_map(move |schema| {
             let mut props = Vec::new();
             schema_properties(bundle, schema, 0, &mut props);
-            for p in props.iter().filter(|p| {
-                matches!(
-                    squash(p.name).as_str(),
-                    "error" | "code" | "errorcode" | "type"
-                ) && op.owns(p.schema.location())
-            }) {
-                if let Some(code) = p
-                    .schema
-                    .node
-                    .get("enum")
-                    .into_iter()
-                    .flat_map(Node::items)
-                    .filter_map(Node::as_str)
-                    .find(|c| says(c))
-                {
-                    return Some(code.to_string());
+            if nested {
+                let mut inner = Vec::new();
+                for p in props.iter().filter(|p| squash(p.name) == "error") {
+                    schema_properties(bundle, p.schema, 0, &mut inner);
                 }
+                props.extend(inner);
             }
-        }
-    }
-    None
+            props
+        })
+        .filter(|p| {
+            matches!(
+                squash(p.name).as_str(),
+                "error" | "code" | "errorcode" | "type"
+            )
+        })
+        .flat_map(|p| {
+            p.schema
+                .node
+                .get("enum")
+                .into_iter()
+                .flat_map(Node::items)
+                .filter_map(Node::as_str)
+                .map(move |c| (p.clone(), c))
+        })
 }
 
 /// The path parameter a create names its new item by, when the create's path ends in it and
@@ -1986,7 +2017,7 @@ fn created_at_its_own_path<'a>(op: &Operation<'a>) -> Option<&'a str> {
 /// Whether a create at a collection has its new item confirmed by another POST, the item path
 /// of the collection followed by `confirm` (`/check-deposits` and
 /// `/check-deposits/{checkDepositId}/confirm`), as the model found it.
-fn confirmed_by_its_own_call(_bundle: &Bundle, op: &Operation<'_>) -> bool {
+fn confirmed_by_its_own_call(op: &Operation<'_>) -> bool {
     op.method == crate::model::Method::Post && !op.path.ends_with('}') && op.item_confirmed
 }
 
@@ -2012,45 +2043,35 @@ pub fn undeclared_key_evidence(bundle: &Bundle) -> Option<String> {
         .and_then(|c| c.get("schemas"))
         .or_else(|| root.get("definitions"))
         .map(|s| bundle.deref(s))?;
-    let mut level: Vec<At<'_>> = schemas
+    let roots = schemas
         .node
         .entries()
         .iter()
         .map(|e| schemas.with(&e.value))
         .collect();
     // (An error code says it plainest: it is preferred to a field met first.)
+    let mut code = None;
     let mut field = None;
-    // (Each schema read once, and at most so many: `$ref`s lead back to the same ones.)
-    let mut seen = std::collections::HashSet::new();
-    for _ in 0..3 {
-        let mut next = Vec::new();
-        for schema in level {
-            let schema = bundle.deref(schema);
-            if !seen.insert(schema.location()) || seen.len() > 5_000 {
-                continue;
-            }
-            if let Some(code) = schema
-                .node
-                .get("enum")
-                .into_iter()
-                .flat_map(Node::items)
-                .filter_map(Node::as_str)
-                .find(|v| words(v).iter().any(|w| w == "idempotency"))
-            {
-                return Some(format!("the error `{code}`"));
-            }
+    breadth_first(bundle, roots, 2, 5_000, |schema| {
+        code = schema
+            .node
+            .get("enum")
+            .into_iter()
+            .flat_map(Node::items)
+            .filter_map(Node::as_str)
+            .find(|v| words(v).iter().any(|w| w == "idempotency"))
+            .map(|c| format!("the error `{c}`"));
+        if field.is_none() {
             let mut props = Vec::new();
             schema_properties(bundle, schema, 0, &mut props);
-            for p in props {
-                if field.is_none() && squash(p.name) == "idempotencykey" && !p.required {
-                    field = Some(format!("a field `{}` that holds the key sent", p.name));
-                }
-                next.push(p.schema);
-            }
+            field = props
+                .iter()
+                .find(|p| squash(p.name) == "idempotencykey" && !p.required)
+                .map(|p| format!("a field `{}` that holds the key sent", p.name));
         }
-        level = next;
-    }
-    field
+        code.is_some()
+    });
+    code.or(field)
 }
 
 /// Whether a field's name says it holds an id: its last word is `id`, `ids`, `gid`, `sid` or

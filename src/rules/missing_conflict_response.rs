@@ -117,34 +117,7 @@ fn conflict_code(code: &str) -> bool {
 /// code rather than its status. A list shared by every operation counts here, unlike for a
 /// duplicate (`duplicate_error_code`): what a conflict gets is the same for every call.
 fn conflict_error_code(bundle: &crate::resolve::Bundle, op: &crate::model::Operation<'_>) -> bool {
-    use crate::idempotency::{response_schemas, schema_properties, squash};
-    op.responses
-        .iter()
-        .filter(|r| r.status.starts_with('4') || r.status == "default")
-        .flat_map(|r| response_schemas(bundle, r))
-        .any(|schema| {
-            let mut props = Vec::new();
-            schema_properties(bundle, schema, 0, &mut props);
-            // (And one level down: Lob's `error.code`.)
-            let mut inner = Vec::new();
-            for p in props.iter().filter(|p| squash(p.name) == "error") {
-                schema_properties(bundle, p.schema, 0, &mut inner);
-            }
-            props.extend(inner);
-            props.iter().any(|p| {
-                matches!(
-                    squash(p.name).as_str(),
-                    "error" | "code" | "errorcode" | "type"
-                ) && p
-                    .schema
-                    .node
-                    .get("enum")
-                    .into_iter()
-                    .flat_map(crate::source::Node::items)
-                    .filter_map(crate::source::Node::as_str)
-                    .any(conflict_code)
-            })
-        })
+    crate::idempotency::error_codes(bundle, op, true).any(|(_, code)| conflict_code(code))
 }
 
 /// Whether `op` says what a concurrent request with the same key gets: a `status` response, or
