@@ -1184,6 +1184,8 @@ static IDEMPOTENT_BY_DESIGN: std::sync::LazyLock<regex::Regex> = std::sync::Lazy
             # Slack: 'Opens or resumes a direct message'; 'Get or create a session'
           | (?:opens?|starts?)\s+or\s+(?:resumes?|reopens?|returns?\s+the\s+existing)
           | (?:gets?|finds?|fetch(?:es)?|retrieves?)\s+or\s+creates?
+            # Asana: 'this replaces an existing goal metric if one already exists'
+          | (?:replaces?|overwrites?)\s+(?:an?|the|any)\s+existing\s+(?:[a-z0-9_-]+\s+){0,3}?if\s+(?:one|it)\s+(?:already\s+)?exists
 
         )\b",
     )
@@ -1235,6 +1237,59 @@ static SAME_REFUSED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::ne
     )
     .expect("valid regex")
 });
+
+/// What is refused because another of its kind has the same value: "Some reasons a dev resource
+/// cannot be created include: … Another dev resource for the node has the same url" (Figma).
+static SAME_AS_ANOTHER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\banother\s+(?:[a-z_-]+\s+){0,5}?(?:has|have|uses?|with)\s+the\s+same\s+([a-z_]+)\b",
+    )
+    .expect("valid regex")
+});
+
+/// Whether the request body has a field named `name` (squashed), at its top or up to two levels
+/// down, through objects and the items of lists (Figma's `dev_resources[].url`).
+fn body_field_named(bundle: &Bundle, op: &Operation<'_>, name: &str) -> bool {
+    let mut level = body_properties(bundle, op);
+    for _ in 0..3 {
+        if level.iter().any(|p| squash(p.name) == name) {
+            return true;
+        }
+        let mut next = Vec::new();
+        for p in level.iter().take(200) {
+            let schema = match p.schema.node.get("items") {
+                Some(items) => bundle.deref(p.schema.with(items)),
+                None => p.schema,
+            };
+            schema_properties(bundle, schema, 0, &mut next);
+        }
+        level = next;
+    }
+    false
+}
+
+/// Whether the few sentences before `at` in `text` say something is refused (an error, a
+/// rejection, what "cannot be created").
+fn refused_before(text: &str, at: usize) -> bool {
+    let mut from = at.saturating_sub(400);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let window = text[from..at].to_ascii_lowercase();
+    [
+        "error",
+        "reject",
+        "refuse",
+        "fail",
+        "cannot",
+        "can't",
+        "bad_request",
+        "conflict",
+        "not allowed",
+    ]
+    .iter()
+    .any(|w| window.contains(w))
+}
 
 /// The descriptions of a schema and of its properties, `depth` levels down (Vonage's error
 /// statuses are described in a property of one `oneOf` branch of its response).
@@ -1530,11 +1585,27 @@ pub fn natural_key(
                 .flatten()
                 .filter(|_| !harms_twice())
         };
+        // "Some reasons a dev resource cannot be created include: … Another dev resource for
+        // the node has the same url" (Figma): the value the client sends, `url`, is unique
+        // among its kind, and a repeat is refused.
+        let same_as_another_refused = || {
+            (lower.contains("another") && lower.contains("same"))
+                .then(|| {
+                    SAME_AS_ANOTHER.captures_iter(text).find(|c| {
+                        let at = c.get(0).map_or(0, |m| m.start());
+                        refused_before(text, at) && body_field_named(bundle, op, &squash(&c[1]))
+                    })
+                })
+                .flatten()
+                .and_then(|c| c.get(0))
+                .filter(|_| !harms_twice())
+        };
         if let Some(m) = by_design()
             .or_else(unique_said)
             .or_else(one_per)
             .or_else(overlap_refused)
             .or_else(already_refused)
+            .or_else(same_as_another_refused)
         {
             return Some(format!("its {key}: \"{}\"", m.as_str()));
         }
@@ -1983,7 +2054,8 @@ pub fn error_codes<'a>(
 
 /// The path parameter a create names its new item by, when the create's path ends in it and
 /// the same path reads or deletes that item, and the parameter is the created noun's (`ledger`
-/// of `createLedger`, `fileID` of "Create File"). A POST to an item path with no create verb
+/// of `createLedger`, `fileID` of "Create File", `permissionType` of Okta's
+/// `createRolePermission`). A POST to an item path with no create verb
 /// updates (Stripe's `/v1/customers/{customer}`).
 fn created_at_its_own_path<'a>(op: &Operation<'a>) -> Option<&'a str> {
     let path = op
@@ -2005,8 +2077,12 @@ fn created_at_its_own_path<'a>(op: &Operation<'a>) -> Option<&'a str> {
     if created.is_empty() {
         return None;
     }
+    // (What names an item of its kind: `ledgerId`, `fileName`, Okta's `permissionType` and
+    // `roleIdOrLabel`.)
     let bare = squash(param);
-    let bare = ["id", "name", "key"]
+    let bare = [
+        "idorlabel", "idorname", "idorkey", "id", "name", "key", "type", "code", "slug",
+    ]
         .iter()
         .find_map(|s| bare.strip_suffix(s).filter(|b| !b.is_empty()))
         .unwrap_or(&bare)

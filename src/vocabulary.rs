@@ -633,9 +633,12 @@ pub const NEW_UNLESS_NAMED_VERBS: &[&str] = &["start", "merge", "connect", "upgr
 /// which also fills carts, queues and playlists that hold a thing twice.)
 pub const LINK_VERBS: &[&str] = &["link", "assign", "attach", "associate"];
 
-/// Collections of links between existing things (Box's `/storage_policy_assignments`).
+/// Collections of links between existing things (Box's `/storage_policy_assignments`; a
+/// permission or grant of a resource to a project or user).
 pub const LINK_NOUNS: &[&str] = &[
     "assignment",
+    "permission",
+    "grant",
     "membership",
     "association",
     "restriction",

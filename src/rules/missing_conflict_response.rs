@@ -115,9 +115,17 @@ fn conflict_code(code: &str) -> bool {
 /// lists among its error codes one for a conflict or a request in progress (Formance's
 /// `V2ErrorsEnum` holds `CONFLICT`, Lob's `error.code` `conflict`): the client is told what a concurrent request gets, by its
 /// code rather than its status. A list shared by every operation counts here, unlike for a
-/// duplicate (`duplicate_error_code`): what a conflict gets is the same for every call.
+/// duplicate (`duplicate_error_code`): what a conflict gets is the same for every call. So does
+/// a list in an `x-…error…` extension of the operation or the API.
 fn conflict_error_code(bundle: &crate::resolve::Bundle, op: &crate::model::Operation<'_>) -> bool {
+    // (Or an `x-…error…` list of the operation's, or of the whole API's: Square's
+    // `info.x-square-generic-error-codes` holds `CONFLICT`.)
+    let root = bundle.root().node;
     crate::idempotency::error_codes(bundle, op, true).any(|(_, code)| conflict_code(code))
+        || [Some(op.node.node), Some(root), root.get("info")]
+            .into_iter()
+            .flatten()
+            .any(|n| crate::rules::extension_has_code(n, &conflict_code))
 }
 
 /// Whether `op` says what a concurrent request with the same key gets: a `status` response, or

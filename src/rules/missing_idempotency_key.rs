@@ -592,6 +592,25 @@ fn links(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
             {
                 return true;
             }
+            // Nothing but one list of ids of things that exist, sent to a collection under the
+            // resource: each is attached to it, and attached twice is attached. A create that
+            // says so makes a thing of its own (a "file batch" of `file_ids`), unless what it
+            // makes is a link by name (OpenAI's `createFineTuningCheckpointPermission` at
+            // `…/permissions`, `{project_ids}`, "The project identifiers to grant access to").
+            let link_collection = || {
+                crate::vocabulary::LINK_NOUNS
+                    .contains(&crate::classify::base_verb(&last_noun).as_str())
+            };
+            if under_instance
+                && !ends_with_parameter
+                && only_an_id_list(bundle, op)
+                && (link_collection()
+                    || !crate::classify::head_verbs(op)
+                        .iter()
+                        .any(|h| h == "create"))
+            {
+                return true;
+            }
             // The id names one of what the path collects (`PhoneNumberSid` of `/PhoneNumbers`,
             // `user_id` of `/users`): a pipeline made from a `connectorID` is new.
             let collected: String = path
@@ -760,6 +779,21 @@ fn only_ids(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
                     .any(|e| name.ends_with(e))
                 || ids_of(p).is_some()
         })
+}
+
+/// Whether a body holds one list of ids (an array named for them, `project_ids`) and nothing
+/// else but `expand`.
+fn only_an_id_list(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
+    let props = crate::idempotency::body_properties(bundle, op);
+    let mut lists = props.iter().filter(|p| p.name != "expand");
+    lists.next().is_some_and(|p| {
+        p.schema
+            .node
+            .get("type")
+            .and_then(crate::source::Node::as_str)
+            == Some("array")
+            && (crate::idempotency::squash(p.name).ends_with("ids") || ids_of(p).is_some())
+    }) && lists.next().is_none()
 }
 
 /// Whether a body holds ids, at least one, and what kind of thing they name (an enum ending in

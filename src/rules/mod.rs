@@ -435,23 +435,27 @@ pub fn parse_meta(id: &'static str, doc: &'static str) -> Result<RuleMeta, Strin
 /// separators) as an error code: Square lists its errors in `x-endpoint-errors`
 /// (`IDEMPOTENCY_KEY_REUSED`, `BAD_REQUEST`), AWS names `IdempotentParameterMismatch`.
 pub fn extension_names_code(op: &Node, codes: &[&str]) -> bool {
-    fn walk(node: &Node, codes: &[&str], depth: usize) -> bool {
-        // A whole code (`BAD_REQUEST`), not a word inside a code sample.
+    extension_has_code(op, &|code| {
+        let squashed = crate::idempotency::squash(code);
+        codes.iter().any(|c| squashed == *c)
+    })
+}
+
+/// Whether an `x-…error…` extension of `node` lists a code that `is` accepts (the whole string
+/// of a value: `BAD_REQUEST`, not a word inside a code sample).
+pub fn extension_has_code(node: &Node, is: &dyn Fn(&str) -> bool) -> bool {
+    fn walk(node: &Node, is: &dyn Fn(&str) -> bool, depth: usize) -> bool {
         if let Some(text) = node.as_str() {
-            let squashed = crate::idempotency::squash(text);
-            return codes.iter().any(|c| squashed == *c);
+            return is(text);
         }
         depth < 6
-            && (node
-                .entries()
-                .iter()
-                .any(|e| walk(&e.value, codes, depth + 1))
-                || node.items().iter().any(|i| walk(i, codes, depth + 1)))
+            && (node.entries().iter().any(|e| walk(&e.value, is, depth + 1))
+                || node.items().iter().any(|i| walk(i, is, depth + 1)))
     }
-    op.entries()
+    node.entries()
         .iter()
         .filter(|e| e.key.text.starts_with("x-") && e.key.text.contains("error"))
-        .any(|e| walk(&e.value, codes, 0))
+        .any(|e| walk(&e.value, is, 0))
 }
 
 /// Runs every rule on one API, handing each rule's diagnostics to `sink` (which takes them out)
