@@ -609,7 +609,8 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
 
 /// Whether the last segment names the one thing of its kind under the resource its path names
 /// (`/users/{user_id}/avatar`, Stripe's `/v1/charges/{charge}/dispute`): a singular noun right
-/// under a parameter, with no item path under it. Not an OData action (`microsoft.graph.copy`)
+/// under a parameter (or a plural one that the same path reads and replaces), with no item path
+/// under it. Not an OData action (`microsoft.graph.copy`)
 /// or a verb (`rerun`), which act; not what a resource has many of, whatever the spelling
 /// (Jira's `/issue/{id}/comment` adds a comment: comments, notes and messages are many).
 fn one_of_its_kind(op: &Operation<'_>) -> bool {
@@ -622,7 +623,12 @@ fn one_of_its_kind(op: &Operation<'_>) -> bool {
         return false;
     }
     let noun = words(odata_action(last)).pop().unwrap_or_default();
-    let singular = !noun.ends_with('s') || ["ss", "us", "is"].iter().any(|e| noun.ends_with(e));
+    // (A plural name replaced whole by a PUT at the same path, with no item path under it, is
+    // one thing too: Xero's `/Employees/{EmployeeID}/ukopeningbalances`, read, made and
+    // replaced there.)
+    let singular = !noun.ends_with('s')
+        || ["ss", "us", "is"].iter().any(|e| noun.ends_with(e))
+        || (op.neighbours.contains(&Method::Put) && op.neighbours.contains(&Method::Get));
     let many = [
         "comment",
         "note",

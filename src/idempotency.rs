@@ -2081,12 +2081,20 @@ fn created_at_its_own_path<'a>(op: &Operation<'a>) -> Option<&'a str> {
     // `roleIdOrLabel`.)
     let bare = squash(param);
     let bare = [
-        "idorlabel", "idorname", "idorkey", "id", "name", "key", "type", "code", "slug",
+        "idorlabel",
+        "idorname",
+        "idorkey",
+        "id",
+        "name",
+        "key",
+        "type",
+        "code",
+        "slug",
     ]
-        .iter()
-        .find_map(|s| bare.strip_suffix(s).filter(|b| !b.is_empty()))
-        .unwrap_or(&bare)
-        .to_string();
+    .iter()
+    .find_map(|s| bare.strip_suffix(s).filter(|b| !b.is_empty()))
+    .unwrap_or(&bare)
+    .to_string();
     created.contains(&bare).then_some(param)
 }
 

@@ -865,7 +865,25 @@ impl Resolving {
             .in_project
             .entry(d.primary.file)
             .or_insert_with(|| projects.relative(&file.source.path));
-        let fingerprint = fingerprint(d.rule, path, &pointer, &mut self.fingerprints);
+        // A place several operations share (a parameter component, a shared response) holds a
+        // finding of each: which operation is part of what it is, so one that goes away leaves
+        // the others' fingerprints as they were.
+        let shared_place = d.operation_node.is_some_and(|node| {
+            node.file != d.primary.file
+                || d.primary.span.start < node.span.start
+                || d.primary.span.end > node.span.end
+        });
+        let operation = match &d.operation {
+            Some(op) if shared_place => Some(format!("{} {}", op.method, op.path)),
+            _ => None,
+        };
+        let fingerprint = fingerprint(
+            d.rule,
+            path,
+            &pointer,
+            operation.as_deref(),
+            &mut self.fingerprints,
+        );
         let labels = d
             .labels
             .into_iter()
@@ -917,9 +935,16 @@ fn resolve_label(
 }
 
 /// A fingerprint stable under line shifts and independent of the working directory: rule, the
-/// file's path in its project ([`Projects`]) and JSON pointer, plus a counter when several
-/// findings of one rule share a pointer.
-fn fingerprint(rule: &str, file: &str, pointer: &str, seen: &mut HashSet<[u8; 16]>) -> String {
+/// file's path in its project ([`Projects`]) and JSON pointer, with the operation (method and
+/// path) for a finding at a place outside its operation that others may share, plus a counter
+/// when several findings of one rule still share all of those.
+fn fingerprint(
+    rule: &str,
+    file: &str,
+    pointer: &str,
+    operation: Option<&str>,
+    seen: &mut HashSet<[u8; 16]>,
+) -> String {
     let mut n = 0u32;
     loop {
         let mut h = Sha256::new();
@@ -928,6 +953,10 @@ fn fingerprint(rule: &str, file: &str, pointer: &str, seen: &mut HashSet<[u8; 16
         h.update(file.as_bytes());
         h.update([0]);
         h.update(pointer.as_bytes());
+        if let Some(op) = operation {
+            h.update([0]);
+            h.update(op.as_bytes());
+        }
         if n > 0 {
             h.update(n.to_le_bytes());
         }

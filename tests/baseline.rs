@@ -566,3 +566,59 @@ fn a_baseline_that_names_none_of_the_files_linted_says_so() {
          files linted here (paths in a baseline are relative to its folder).\n"
     );
 }
+
+/// Findings of several operations on one shared place (an optional key parameter component)
+/// are told apart by their operation: one going away leaves the others' fingerprints as they
+/// were (a counter in order of place would renumber them).
+#[test]
+fn fingerprints_on_a_shared_place_survive_another_operation_going_away() {
+    let spec = |paths: &[&str]| {
+        let mut text = String::from(
+            "openapi: 3.0.3\ninfo: {title: Shared key, version: 1.0.0}\n\
+             components:\n  parameters:\n    Key:\n      name: Idempotency-Key\n      in: header\n\
+             \x20     required: false\n      description: Keys are kept for 24 hours.\n\
+             \x20     schema: {type: string, maxLength: 64}\npaths:\n",
+        );
+        for p in paths {
+            text.push_str(&format!(
+                "  /{p}:\n    post:\n      summary: Create a {p}\n      parameters: [{{$ref: '#/components/parameters/Key'}}]\n\
+                 \x20     requestBody: {{content: {{application/json: {{schema: {{type: object, properties: {{note: {{type: string}}}}}}}}}}}}\n\
+                 \x20     responses:\n        '201': {{description: Created}}\n        '409': {{description: In progress}}\n        '422': {{description: Another payload}}\n"
+            ));
+        }
+        text
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let fingerprints = |paths: &[&str]| {
+        std::fs::write(dir.path().join("api.yaml"), spec(paths)).unwrap();
+        let out = run_in(
+            dir.path(),
+            &[
+                "api.yaml",
+                "--format",
+                "json",
+                "--select",
+                "idempotency-key-optional",
+            ],
+        );
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                (
+                    f["operation"]["path"].as_str().unwrap().to_string(),
+                    f["fingerprint"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect::<std::collections::BTreeMap<_, _>>()
+    };
+    let three = fingerprints(&["notes", "tasks", "lists"]);
+    assert_eq!(three.len(), 3, "{three:?}");
+    let two = fingerprints(&["tasks", "lists"]);
+    assert_eq!(two.len(), 2, "{two:?}");
+    for (path, print) in &two {
+        assert_eq!(three.get(path), Some(print), "{path}");
+    }
+}
