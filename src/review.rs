@@ -317,6 +317,11 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                         format!("a retry repeats the transition (`{verb}`): no key"),
                     ),
                 },
+                // As `missing-idempotency-key` judges it: a resend exists to send once more.
+                Effect::Sends(verb) if crate::rules::resends(op, &verb) => (
+                    Verdict::Good,
+                    format!("a retry sends once more, which a resend is for (`{verb}`)"),
+                ),
                 Effect::Sends(verb) => (
                     Verdict::Gap,
                     format!("a retry sends it again (`{verb}`): no key"),

@@ -416,3 +416,32 @@ paths:
     row(&md, "POST /v1/recipients/{id}/verify (deprecated)");
     row(&md, "POST /v2/recipients/{id}/verify");
 }
+
+/// A resend is judged as `check` judges it: a retry's extra message is what the call is for, so
+/// its first answer is good, while a plain send repeated is a gap.
+#[test]
+fn a_resend_is_good_and_a_send_a_gap() {
+    let md = review(&[
+        "fixtures/rules/missing-idempotency-key/good_resends.yaml",
+        "--format",
+        "markdown",
+    ]);
+    let resend = row(&md, "POST /sign_requests/{sign_request_id}/resend");
+    assert!(
+        resend.contains("✅ a retry sends once more, which a resend is for (`resend`)"),
+        "{resend}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("send.yaml"),
+        "openapi: 3.0.3\ninfo: {title: Send, version: 1.0.0}\npaths:\n  /messages/send:\n    post:\n      summary: Send a message\n      requestBody: {content: {application/json: {schema: {type: object, properties: {text: {type: string}}}}}}\n      responses: {'200': {description: Sent}}\n",
+    )
+    .unwrap();
+    let (code, md, err) = run(dir.path(), &["send.yaml"], "");
+    assert_eq!((code, err.as_str()), (0, ""));
+    let send = row(&md, "POST /messages/send");
+    assert!(
+        send.contains("a retry sends it again (`send`): no key"),
+        "{send}"
+    );
+}

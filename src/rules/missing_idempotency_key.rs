@@ -128,6 +128,13 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         {
             continue;
         }
+        // A resend exists to send once more (Okta's factor `resend`, Box's "Resends a signature
+        // request email", or a send whose text says to call it again to resend: Okta's
+        // `sendPin`): a retry's extra message is what the call is for. Reviewers judged a
+        // finding that could only say so noise.
+        if matches!(&effect, Effect::Sends(verb) if resends(op, verb)) {
+            continue;
+        }
         let (mut message, severity) = match (&effect, repeat) {
             (Effect::Transitions(verb), Some(status)) => (
                 format!(
@@ -196,17 +203,6 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
                 // A repeat reaches the same state or is refused: what matters is what it
                 // answers, as for a bodiless transition.
-                Some(Severity::Info),
-            ),
-            // A resend exists to send once more (Okta's factor `resend`, or a send whose text
-            // says to call it again to resend: Okta's `sendPin`): a retry's extra message is
-            // what the call is for, and advice at most.
-            (Effect::Sends(verb), _) if verb == "resend" || says_call_again(op) => (
-                format!(
-                    "{} sends a message again (`{verb}`) without an idempotency key: a retry \
-                     sends one more, which a resend already does",
-                    op.display()
-                ),
                 Some(Severity::Info),
             ),
             (Effect::Sends(verb), _) => (
@@ -706,6 +702,12 @@ fn only_references(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool 
             // (Slack sends its auth `token` as a form field.)
             .all(|p| reference(p) || discriminator(p) || flag(p) || p.name == "token")
         && a_link()
+}
+
+/// Whether a send by `verb` exists to send once more: a `resend`, or a send whose text says to
+/// call it again to resend.
+pub fn resends(op: &Operation<'_>, verb: &str) -> bool {
+    verb == "resend" || says_call_again(op)
 }
 
 /// Whether an operation's description says a resend is this call made again: "To resend the
