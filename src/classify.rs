@@ -571,6 +571,29 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
         if let Some(noun) = object {
             return Effect::JoinsSet(noun);
         }
+        // Whatever is added, added "to a list" of them joins a set: Box's "Add domain to list
+        // of allowed collaboration domains", an entry of an allowlist or a blocklist. (Not "to
+        // the end of the list", which appends.)
+        let to_a_list = lead_words.windows(4).any(|w| {
+            let list = w[1..].iter().position(|x| {
+                matches!(
+                    x.as_str(),
+                    "list" | "allowlist" | "whitelist" | "blocklist" | "blacklist" | "denylist"
+                )
+            });
+            w[0] == "to"
+                && list.is_some_and(|at| {
+                    !w[1..=at].iter().any(|x| {
+                        matches!(
+                            x.as_str(),
+                            "end" | "top" | "bottom" | "start" | "beginning" | "head" | "tail"
+                        )
+                    })
+                })
+        });
+        if to_a_list && let Some(noun) = head_noun(lead_words) {
+            return Effect::JoinsSet(noun);
+        }
     }
     if is(UPDATE_VERBS).is_some() {
         return Effect::Updates;
