@@ -269,6 +269,15 @@ pub fn header_carries_key(settings: &Settings, p: &Parameter<'_>) -> bool {
                 && p.description.is_some_and(described_as_key)))
 }
 
+/// An event's text that it announces a thing made or removed, which happens once to it, and
+/// the thing: "Triggers whenever a named version is created".
+static EVENT_OF_A_CREATE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\b([a-z_]+)\s+(?:is|are|was|were|gets?|has\s+been|have\s+been)\s+(?:created|added|deleted|removed)\b",
+    )
+        .expect("valid regex")
+});
+
 /// What a webhook or callback delivery carries for its receiver to dedupe on: a delivery or
 /// event id header, a top-level `event_id` or `delivery_id`, or an `id` described as unique or as
 /// what to dedupe on. A delivery is retried by the sender, and the receiver, not the sender, needs the key.
@@ -297,6 +306,35 @@ pub fn delivery_ids<'a>(bundle: &'a Bundle, op: &'a Operation<'a>) -> Vec<KeyCar
         Site::Callback(cb) => words(&cb.name),
         _ => words(op.path),
     };
+    // The things its text announces made or removed: `version` of "Triggers whenever a named
+    // version is created" (not of "Triggers whenever a file saves or is deleted", which
+    // announces saves too).
+    let announced: Vec<String> = ["summary", "description"]
+        .iter()
+        .filter_map(|k| op.node.node.get(k).and_then(Node::as_str))
+        .filter(|t| {
+            !words(t).iter().any(|w| {
+                matches!(
+                    w.as_str(),
+                    "update"
+                        | "updated"
+                        | "updates"
+                        | "save"
+                        | "saves"
+                        | "saved"
+                        | "change"
+                        | "changed"
+                        | "changes"
+                        | "edit"
+                        | "edited"
+                        | "edits"
+                        | "modified"
+                )
+            })
+        })
+        .flat_map(|t| EVENT_OF_A_CREATE.captures_iter(t))
+        .map(|c| squash(&c[1]))
+        .collect();
     out.extend(
         body_properties(bundle, op)
             .into_iter()
@@ -320,16 +358,28 @@ pub fn delivery_ids<'a>(bundle: &'a Bundle, op: &'a Operation<'a>) -> Vec<KeyCar
                 // What a creation or deletion event announces happens once to its thing (the
                 // OpenAPI example's `newPet` sends the new Pet, Figma's `fileDelete` the deleted
                 // file's key): the thing's required id is one event's.
+                // (Or as its text says: Figma's `fileVersionUpdate` "Triggers whenever a named
+                // version is created", and sends the required `version_id`.)
                 let once_per_thing = event_words.iter().any(|w| {
                     matches!(
                         w.as_str(),
                         "new" | "created" | "create" | "added" | "deleted" | "delete" | "removed"
                     )
                 });
-                let made = || p.required && once_per_thing;
+                let made = || p.required && (once_per_thing || !announced.is_empty());
+                let announced_thing = || {
+                    p.required
+                        && name
+                            .strip_suffix("id")
+                            .or_else(|| name.strip_suffix("key"))
+                            .is_some_and(|noun| {
+                                !noun.is_empty() && announced.iter().any(|a| a == noun)
+                            })
+                };
                 matches!(name.as_str(), "eventid" | "deliveryid")
                     || (name == "id" && (unique() || made()))
                     || (of_the_event() && (unique() || once_per_thing))
+                    || announced_thing()
             })
             .map(KeyCarrier::BodyField),
     );
