@@ -87,6 +87,8 @@ static SHORT_LIVED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new
         r"(?ix)\b(
             short[-\ ]lived | ephemeral | single[-\ ]use\ tokens?
           | single[-\ ]use\ (?:login|sign[-\ ]in|magic|auth|authentication)\ links?
+            # Stripe's AccountLink: a single-use Stripe URL to redirect a user to.
+          | single[-\ ]use\ (?:[a-z]+\ )?url
           | one[-\ ]time[-\ ]use\ codes?\b[^.]{0,80}\bexpire
           | expires?\ (after|in|within)\ (an?|one|a\ few|[0-9]+)\ (seconds?|minutes?|hours?)
           | expires?\ (an?|one|a\ few|[0-9]+)\ (seconds?|minutes?|hours?)\ after
@@ -810,8 +812,13 @@ fn creates(op: &Operation<'_>) -> Effect {
             })
         })
     };
+    // (So is an OAuth ticket the user is yet to approve: Netlify's `createTicket` at
+    // `/oauth/tickets`.)
     if let Some(noun) = made.into_iter().flatten().find(|w| match w.as_str() {
         "session" | "sessions" => ephemeral_kind() || says_expires(),
+        "ticket" | "tickets" => path_words()
+            .iter()
+            .any(|w| matches!(w.as_str(), "oauth" | "auth" | "login" | "sso")),
         "quote" | "quotes" => says_expires(),
         _ => false,
     }) {
@@ -858,8 +865,12 @@ fn creates(op: &Operation<'_>) -> Effect {
             let token = ["token", "code", "link"]
                 .iter()
                 .any(|t| m.as_str().to_ascii_lowercase().contains(t));
-            // ("Creates a single-use login link": the link is what is made.)
-            let made_link = m.as_str().to_ascii_lowercase().contains(" link");
+            // ("Creates a single-use login link", "Creates an AccountLink object that
+            // includes a single-use Stripe URL": the link is what is made.)
+            let made_link = {
+                let said = m.as_str().to_ascii_lowercase();
+                said.contains(" link") || said.ends_with(" url")
+            };
             let made = || {
                 words(&sentence[..m.start()]).iter().any(|w| {
                     matches!(
