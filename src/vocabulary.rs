@@ -634,7 +634,7 @@ pub const NEW_UNLESS_NAMED_VERBS: &[&str] = &["start", "merge", "connect", "upgr
 pub const LINK_VERBS: &[&str] = &["link", "assign", "attach", "associate"];
 
 /// Collections of links between existing things (Box's `/storage_policy_assignments`; a
-/// permission or grant of a resource to a project or user).
+/// permission or grant of a resource to a project or user; a connection between two apps).
 pub const LINK_NOUNS: &[&str] = &[
     "assignment",
     "permission",
@@ -647,6 +647,7 @@ pub const LINK_NOUNS: &[&str] = &[
     "relation",
     "relationship",
     "mapping",
+    "connection",
 ];
 
 #[cfg(test)]

@@ -579,12 +579,15 @@ fn links(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
             let last_noun = crate::heuristics::words(crate::classify::last_literal_segment(path))
                 .pop()
                 .unwrap_or_default();
+            // (Or two ids or more, the ends of the link, and settings of it: Okta's Cross App
+            // Access `/apps/{appId}/cwo/connections`, `{requestingAppInstanceId,
+            // resourceAppInstanceId, status}`.)
             if under_instance
                 && !ends_with_parameter
                 && last_noun
                     .strip_suffix('s')
                     .is_some_and(|n| crate::vocabulary::LINK_NOUNS.contains(&n))
-                && ids_and_their_kinds(bundle, op)
+                && (ids_and_their_kinds(bundle, op) || ends_and_settings(bundle, op))
             {
                 return true;
             }
@@ -781,6 +784,32 @@ fn only_ids(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
                     .any(|e| name.ends_with(e))
                 || ids_of(p).is_some()
         })
+}
+
+/// Whether a body holds two ids or more, the ends of a link, and besides them only settings (an
+/// enum or a flag), leaving out what the server writes (`readOnly`).
+fn ends_and_settings(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
+    let props = crate::idempotency::body_properties(bundle, op);
+    let written: Vec<_> = props
+        .iter()
+        .filter(|p| {
+            p.schema
+                .node
+                .get("readOnly")
+                .and_then(crate::source::Node::as_bool)
+                != Some(true)
+        })
+        .collect();
+    let id = |p: &crate::idempotency::Property<'_>| crate::idempotency::names_an_id(p.name);
+    let setting = |p: &crate::idempotency::Property<'_>| {
+        p.schema.node.get("enum").is_some()
+            || p.schema
+                .node
+                .get("type")
+                .and_then(crate::source::Node::as_str)
+                == Some("boolean")
+    };
+    written.iter().filter(|p| id(p)).count() >= 2 && written.iter().all(|p| id(p) || setting(p))
 }
 
 /// Whether a body holds one list of ids (an array named for them, `project_ids`) and nothing
