@@ -26,8 +26,10 @@ static RELATIVE_WORDING: LazyLock<Regex> = LazyLock::new(|| {
         r"(?ix)\b(
             (added\ to|subtracted\ from|deducted\ from|relative\ to)
               \ (the\ |its\ |their\ |a\ )?
-              (current|existing|previous|balance|total|count|quantity|amount|value|stock|inventory|counter|score|points)
+              (current|existing|previous|remaining|balance|total|count|quantity|amount|value|stock|inventory|counter|score|points)
           | (?:increment(?:ed|s)?|decrement(?:ed|s)?|increase[sd]?|decrease[sd]?)\ (?:(?-u:[a-z])+\ ){0,4}?by
+            # Extends the trial by 7 days: a retry extends it again.
+          | extend(?:s|ed)?\ (?:(?-u:[a-z])+\ ){0,10}?by\ (?:[0-9]+|an?|one|another)\b
           | increase[sd]?\ or\ decrease[sd]?
           | append(?:s|ed)?\ [^.]{0,60}?\b(?:to|onto)\ (?:the\ )?(?:existing|current|end)
           | add(?:s|ed)?\ [^.]{0,60}?\bto\ the\ end
@@ -158,8 +160,10 @@ fn relative_wording_match(text: &str) -> Option<regex::Match<'_>> {
     // ("add" alone is in every "address" and "additional": the wording needs "added to" or
     // "to the end". One pass over the text, with no lower-cased copy.)
     static STEMS: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)added to|to the end|subtract|deduct|relative to|crement|crease|append")
-            .expect("valid regex")
+        Regex::new(
+            r"(?i)added to|to the end|subtract|deduct|relative to|crement|crease|append|xtend",
+        )
+        .expect("valid regex")
     });
     STEMS
         .is_match(text)
