@@ -254,6 +254,9 @@ pub const INSTANCE_TRANSITION_VERBS: &[&str] = &[
     // The gift card the path names, redeemed once (Recurly's `/gift_cards/{redemption_code}/
     // redeem`); elsewhere a redemption spends a balance or points, and is made each time.
     "redeem",
+    // The policy or template the path names, applied to what it governs (Box's
+    // `/metadata_cascade_policies/{id}/apply`): applied again, it sets the same.
+    "apply",
 ];
 
 /// Transitions that switch a standing state on or off, which a repeat leaves as it is: only a
