@@ -634,8 +634,8 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
 
 /// Whether the last segment names the one thing of its kind under the resource its path names
 /// (`/users/{user_id}/avatar`, Stripe's `/v1/charges/{charge}/dispute`): a singular noun right
-/// under a parameter (or a plural one that the same path reads and replaces), with no item path
-/// under it. Not an OData action (`microsoft.graph.copy`)
+/// under a parameter (or a plural one that the same path reads and replaces as one object), with
+/// no item path under it. Not an OData action (`microsoft.graph.copy`)
 /// or a verb (`rerun`), which act; not what a resource has many of, whatever the spelling
 /// (Jira's `/issue/{id}/comment` adds a comment: comments, notes and messages are many).
 fn one_of_its_kind(op: &Operation<'_>) -> bool {
@@ -648,12 +648,12 @@ fn one_of_its_kind(op: &Operation<'_>) -> bool {
         return false;
     }
     let noun = words(odata_action(last)).pop().unwrap_or_default();
-    // (A plural name replaced whole by a PUT at the same path, with no item path under it, is
-    // one thing too: Xero's `/Employees/{EmployeeID}/ukopeningbalances`, read, made and
-    // replaced there.)
+    // (A plural name read at the same path and replaced there by a PUT of one object, not a
+    // list, with no item path under it, is one thing too: Xero's
+    // `/Employees/{EmployeeID}/ukopeningbalances`, read, made and replaced there.)
     let singular = !noun.ends_with('s')
         || ["ss", "us", "is"].iter().any(|e| noun.ends_with(e))
-        || (op.neighbours.contains(&Method::Put) && op.neighbours.contains(&Method::Get));
+        || (op.replaced_as_one && op.neighbours.contains(&Method::Get));
     let many = [
         "comment",
         "note",
@@ -669,7 +669,7 @@ fn one_of_its_kind(op: &Operation<'_>) -> bool {
         && singular
         && !WRITE_VERBS.contains(&noun.as_str())
         && !STARTING_VERBS.contains(&noun.as_str())
-        && !many.contains(&noun.as_str())
+        && !many.contains(&base_verb(&noun).as_str())
 }
 
 /// Whether a transition by `verb` is a switch of the resource its path names (enable, pause,

@@ -867,14 +867,22 @@ impl Resolving {
             .or_insert_with(|| projects.relative(&file.source.path));
         // A place several operations share (a parameter component, a shared response) holds a
         // finding of each: which operation is part of what it is, so one that goes away leaves
-        // the others' fingerprints as they were.
-        let shared_place = d.operation_node.is_some_and(|node| {
-            node.file != d.primary.file
-                || d.primary.span.start < node.span.start
-                || d.primary.span.end > node.span.end
-        });
-        let operation = match &d.operation {
-            Some(op) if shared_place => Some(format!("{} {}", op.method, op.path)),
+        // the others' fingerprints as they were. A place of the operation's own (its method key
+        // or anything inside it) keeps the plain rule, file and pointer. The operation is named
+        // by its method, path and the pointer of its method key, which tells callbacks with one
+        // URL expression apart and stays the same when lines move.
+        let within = |outer: Location| {
+            outer.file == d.primary.file
+                && outer.span.start <= d.primary.span.start
+                && d.primary.span.end <= outer.span.end
+        };
+        let own_place = d.operation_node.is_some_and(within) || d.operation_key.is_some_and(within);
+        let operation = match (&d.operation, d.operation_key) {
+            (Some(op), Some(key)) if !own_place => {
+                let key_file = bundle.file(key.file);
+                let key_pointer = self.pointers.pointer_to(&key_file.root, key.span);
+                Some(format!("{} {} {key_pointer}", op.method, op.path))
+            }
             _ => None,
         };
         let fingerprint = fingerprint(
@@ -935,9 +943,10 @@ fn resolve_label(
 }
 
 /// A fingerprint stable under line shifts and independent of the working directory: rule, the
-/// file's path in its project ([`Projects`]) and JSON pointer, with the operation (method and
-/// path) for a finding at a place outside its operation that others may share, plus a counter
-/// when several findings of one rule still share all of those.
+/// file's path in its project ([`Projects`]) and JSON pointer, with the operation (method, path
+/// and the pointer of its method key) for a finding at a place outside its operation that
+/// others may share, plus a counter when several findings of one rule still share all of those
+/// (a path item several paths `$ref`).
 fn fingerprint(
     rule: &str,
     file: &str,

@@ -622,3 +622,82 @@ fn fingerprints_on_a_shared_place_survive_another_operation_going_away() {
         assert_eq!(three.get(path), Some(print), "{path}");
     }
 }
+
+/// A finding at its operation's own method key keeps the fingerprint of rule, file and pointer
+/// alone, the one README shows for the example's `POST /refunds`: code scanning alerts of
+/// earlier builds stay the same alerts.
+#[test]
+fn a_finding_at_its_operation_keeps_the_fingerprint_readme_shows() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    example::write(dir.path());
+    let out = run_in(dir.path(), &[example::EXAMPLE, "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let refunds = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["operation"]["path"] == "/refunds")
+        .expect("a finding of POST /refunds");
+    let shown = "14f02d1b0522a1193b3b5ebb57e52f10";
+    assert_eq!(refunds["fingerprint"], shown);
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    assert!(readme.contains(&format!("\"fingerprint\": \"{shown}\"")));
+}
+
+/// Two callbacks with one URL expression that share a parameter component are told apart by
+/// where their method keys are: one going away leaves the other's fingerprint as it was.
+#[test]
+fn fingerprints_tell_callbacks_with_one_url_apart() {
+    let callback = |name: &str| {
+        format!(
+            "  /{name}:\n    post:\n      parameters: [{{$ref: '#/components/parameters/Key'}}]\n\
+             \x20     requestBody: {{content: {{application/json: {{schema: {{type: object, properties: {{url: {{type: string}}}}}}}}}}}}\n\
+             \x20     responses: {{'201': {{description: Created, headers: {{Retry-After: {{schema: {{type: integer}}}}}}}}, '409': {{description: In progress, headers: {{Retry-After: {{schema: {{type: integer}}}}}}}}, '422': {{description: Another payload}}}}\n\
+             \x20     callbacks:\n        done:\n          '{{$request.body#/url}}':\n            post:\n\
+             \x20             parameters: [{{$ref: '#/components/parameters/Key'}}]\n\
+             \x20             requestBody: {{content: {{application/json: {{schema: {{type: object, properties: {{note: {{type: string}}}}}}}}}}}}\n\
+             \x20             responses: {{'200': {{description: Received}}, '409': {{description: In progress, headers: {{Retry-After: {{schema: {{type: integer}}}}}}}}, '422': {{description: Another payload}}}}\n"
+        )
+    };
+    let spec = |names: &[&str]| {
+        let mut text = String::from(
+            "openapi: 3.0.3\ninfo: {title: Callbacks, version: 1.0.0}\n\
+             components:\n  parameters:\n    Key:\n      name: Idempotency-Key\n      in: header\n\
+             \x20     required: false\n      description: Keys are kept for 24 hours.\n\
+             \x20     schema: {type: string, maxLength: 64}\npaths:\n",
+        );
+        for n in names {
+            text.push_str(&callback(n));
+        }
+        text
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let fingerprints = |names: &[&str]| {
+        std::fs::write(dir.path().join("api.yaml"), spec(names)).unwrap();
+        let out = run_in(
+            dir.path(),
+            &[
+                "api.yaml",
+                "--format",
+                "json",
+                "--select",
+                "idempotency-key-optional",
+            ],
+        );
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["fingerprint"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    let both = fingerprints(&["a", "b"]);
+    assert_eq!(both.len(), 4, "{both:?}");
+    let second = fingerprints(&["b"]);
+    assert_eq!(second.len(), 2, "{second:?}");
+    for print in &second {
+        assert!(both.contains(print), "{print} not in {both:?}");
+    }
+}

@@ -99,6 +99,29 @@ pub fn build(bundle: &Bundle) -> Result<Api<'_>, NotOpenApi> {
                 op.item_confirmed = confirmed.contains(bare(op.path));
             }
         }
+        // Paths whose PUT replaces one thing, an object, not a list of them.
+        let replaced_as_one: std::collections::HashSet<&str> = b
+            .operations
+            .iter()
+            .filter(|op| op.site == Site::Path && op.method == Method::Put)
+            .filter(|op| {
+                op.request_body.as_ref().is_some_and(|body| {
+                    let schemas: Vec<_> = body.content.iter().filter_map(|m| m.schema).collect();
+                    !schemas.is_empty()
+                        && schemas.iter().all(|s| {
+                            let s = b.bundle.deref(*s);
+                            s.node.get("items").is_none()
+                                && s.node.get("type").and_then(Node::as_str) != Some("array")
+                        })
+                })
+            })
+            .map(|op| bare(op.path))
+            .collect();
+        if !replaced_as_one.is_empty() {
+            for op in b.operations.iter_mut().filter(|op| op.site == Site::Path) {
+                op.replaced_as_one = replaced_as_one.contains(bare(op.path));
+            }
+        }
         let items: std::collections::HashMap<&str, &str> = paths
             .node
             .entries()
@@ -345,6 +368,7 @@ impl<'a> Builder<'a> {
                 item_parameter: None,
                 item_parameter_description: None,
                 item_confirmed: false,
+                replaced_as_one: false,
                 names: std::sync::OnceLock::new(),
             };
             let parent = operation.display();

@@ -156,6 +156,9 @@ pub struct Operation<'a> {
     /// Whether the item path under this path has a `confirm` of its own
     /// (`/check-deposits/{checkDepositId}/confirm`): what this path creates is confirmed later.
     pub item_confirmed: bool,
+    /// Whether a PUT at the same path replaces one thing (its body an object, not a list):
+    /// Xero's `/Employees/{EmployeeID}/ukopeningbalances`, whatever its plural name.
+    pub replaced_as_one: bool,
     /// The words of its names, split once for every classifier that reads them
     /// ([`crate::classify`]).
     pub(crate) names: std::sync::OnceLock<crate::classify::NameWords>,
