@@ -120,6 +120,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
         lifetimes: Vec::new(),
         gaps: Vec::new(),
     };
+    let api_codes = crate::rules::ApiErrorCodes::new(bundle);
     for op in &api.operations {
         let carriers = key_carriers(bundle, op, settings);
         let carrier = carriers.first();
@@ -410,7 +411,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
         } else if carrier.is_none() || !mutating {
             not_applicable("no key")
         } else if op.response("409").is_none()
-            && let Some(how) = crate::rules::conflict_answered(bundle, op, "409")
+            && let Some(how) = crate::rules::conflict_answered(bundle, op, "409", &api_codes)
         {
             answer(Verdict::Good, format!("answered by {how}"), None)
         } else {

@@ -13,6 +13,7 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let mut found = Vec::new();
+    let api = ApiErrorCodes::new(cx.bundle);
     for op in cx.operations_whose_duplicates_matter() {
         let carriers = cx.carriers(op);
         let Some(carrier) = carriers.first() else {
@@ -29,7 +30,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             _ => None,
         };
         let status = policy_status.unwrap_or("409");
-        if conflict_answered(cx.bundle, op, status).is_some() {
+        if conflict_answered(cx.bundle, op, status, &api).is_some() {
             continue;
         }
         let what = if status == "409" {
@@ -63,7 +64,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     }
     cx.once_if_undeclared(
         "409",
-        |op| conflict_answered(cx.bundle, op, "409").is_some(),
+        |op| conflict_answered(cx.bundle, op, "409", &api).is_some(),
         found,
         out,
     );
@@ -76,6 +77,7 @@ pub(crate) fn conflict_answered(
     bundle: &crate::resolve::Bundle,
     op: &crate::model::Operation<'_>,
     status: &str,
+    api: &ApiErrorCodes<'_>,
 ) -> Option<&'static str> {
     if op.response(status).is_some() {
         Some("the status")
@@ -83,7 +85,7 @@ pub(crate) fn conflict_answered(
         None
     } else if answered(op, status) {
         Some("a 429 described as answering a duplicate or concurrent request")
-    } else if conflict_error_code(bundle, op) {
+    } else if conflict_error_code(bundle, op) || api.conflict() {
         Some("an error code for a conflict or a request in progress")
     } else {
         None
@@ -118,14 +120,37 @@ fn conflict_code(code: &str) -> bool {
 /// duplicate (`duplicate_error_code`): what a conflict gets is the same for every call. So does
 /// a list in an `x-…error…` extension of the operation or the API.
 fn conflict_error_code(bundle: &crate::resolve::Bundle, op: &crate::model::Operation<'_>) -> bool {
-    // (Or an `x-…error…` list of the operation's, or of the whole API's: Square's
-    // `info.x-square-generic-error-codes` holds `CONFLICT`.)
-    let root = bundle.root().node;
+    // (Or an `x-…error…` list of the operation's own.)
     crate::idempotency::error_codes(bundle, op, true).any(|(_, code)| conflict_code(code))
-        || [Some(op.node.node), Some(root), root.get("info")]
-            .into_iter()
-            .flatten()
-            .any(|n| crate::rules::extension_has_code(n, &conflict_code))
+        || crate::rules::extension_has_code(op.node.node, &conflict_code)
+}
+
+/// The error codes a whole API lists for every operation in an `x-…error…` extension at its root
+/// or `info` (Square's `info.x-square-generic-error-codes`, which holds `CONFLICT`): read once
+/// per document, however many operations ask.
+pub(crate) struct ApiErrorCodes<'b> {
+    bundle: &'b crate::resolve::Bundle,
+    conflict: std::cell::OnceCell<bool>,
+}
+
+impl<'b> ApiErrorCodes<'b> {
+    pub(crate) fn new(bundle: &'b crate::resolve::Bundle) -> Self {
+        ApiErrorCodes {
+            bundle,
+            conflict: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// Whether the list names a code for a conflict or a request in progress.
+    fn conflict(&self) -> bool {
+        *self.conflict.get_or_init(|| {
+            let root = self.bundle.root().node;
+            [Some(root), root.get("info")]
+                .into_iter()
+                .flatten()
+                .any(|n| crate::rules::extension_has_code(n, &conflict_code))
+        })
+    }
 }
 
 /// Whether `op` says what a concurrent request with the same key gets: a `status` response, or

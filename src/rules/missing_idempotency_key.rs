@@ -591,22 +591,17 @@ fn links(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
             {
                 return true;
             }
-            // Nothing but one list of ids of things that exist, sent to a collection under the
-            // resource: each is attached to it, and attached twice is attached. A create that
-            // says so makes a thing of its own (a "file batch" of `file_ids`), unless what it
-            // makes is a link by name (OpenAI's `createFineTuningCheckpointPermission` at
-            // `…/permissions`, `{project_ids}`, "The project identifiers to grant access to").
-            let link_collection = || {
-                crate::vocabulary::LINK_NOUNS
-                    .contains(&crate::classify::base_verb(&last_noun).as_str())
-            };
+            // Nothing but one list of ids of things that exist, sent to a collection of links
+            // or grants under the resource (OpenAI's `createFineTuningCheckpointPermission` at
+            // `…/permissions`, `{project_ids}`, "The project identifiers to grant access to"):
+            // each is attached to it, and attached twice is attached. Sent to another
+            // collection, a list of ids makes a thing of its own (a "file batch" of `file_ids`,
+            // an export of `document_ids`, a shipment of `item_ids`).
             if under_instance
                 && !ends_with_parameter
+                && crate::vocabulary::LINK_NOUNS
+                    .contains(&crate::classify::base_verb(&last_noun).as_str())
                 && only_an_id_list(bundle, op)
-                && (link_collection()
-                    || !crate::classify::head_verbs(op)
-                        .iter()
-                        .any(|h| h == "create"))
             {
                 return true;
             }
@@ -812,18 +807,32 @@ fn ends_and_settings(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> boo
     written.iter().filter(|p| id(p)).count() >= 2 && written.iter().all(|p| id(p) || setting(p))
 }
 
-/// Whether a body holds one list of ids (an array named for them, `project_ids`) and nothing
-/// else but `expand`.
+/// Whether a body holds one list of ids (an array of strings or numbers named for them,
+/// `project_ids`, or described as a list of ids) and nothing else but `expand`. (`kids` and
+/// `grids` are no ids.)
 fn only_an_id_list(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
     let props = crate::idempotency::body_properties(bundle, op);
     let mut lists = props.iter().filter(|p| p.name != "expand");
+    let scalar_items = |p: &crate::idempotency::Property<'_>| {
+        p.schema.node.get("items").is_some_and(|items| {
+            let items = bundle.deref(p.schema.with(items));
+            matches!(
+                items.node.get("type").and_then(crate::source::Node::as_str),
+                Some("string" | "integer" | "number")
+            )
+        })
+    };
     lists.next().is_some_and(|p| {
         p.schema
             .node
             .get("type")
             .and_then(crate::source::Node::as_str)
             == Some("array")
-            && (crate::idempotency::squash(p.name).ends_with("ids") || ids_of(p).is_some())
+            && scalar_items(p)
+            && (crate::heuristics::words(p.name)
+                .last()
+                .is_some_and(|w| w == "ids")
+                || ids_of(p).is_some())
     }) && lists.next().is_none()
 }
 

@@ -38,7 +38,7 @@ pub(crate) use idempotency_key_optional::keyless_retry_harmless;
 pub(crate) use incremental_update::evidence as relative_change_evidence;
 pub(crate) use json_patch_without_precondition::{is_json_patch, json_patch_ops};
 pub(crate) use missing_conflict_response::concurrency_harmless;
-pub(crate) use missing_conflict_response::conflict_answered;
+pub(crate) use missing_conflict_response::{ApiErrorCodes, conflict_answered};
 pub(crate) use missing_idempotency_key::{only_identifies_or_bodiless, resends, retry_effect};
 pub(crate) use unprotected_patch::harmless_retry as harmless_patch_retry;
 
@@ -442,11 +442,12 @@ pub fn extension_names_code(op: &Node, codes: &[&str]) -> bool {
 }
 
 /// Whether an `x-…error…` extension of `node` lists a code that `is` accepts (the whole string
-/// of a value: `BAD_REQUEST`, not a word inside a code sample).
+/// of a value: `BAD_REQUEST`, not a word inside a code sample, nor a description: a code has no
+/// spaces).
 pub fn extension_has_code(node: &Node, is: &dyn Fn(&str) -> bool) -> bool {
     fn walk(node: &Node, is: &dyn Fn(&str) -> bool, depth: usize) -> bool {
         if let Some(text) = node.as_str() {
-            return is(text);
+            return text.len() <= 80 && !text.contains(char::is_whitespace) && is(text);
         }
         depth < 6
             && (node.entries().iter().any(|e| walk(&e.value, is, depth + 1))
