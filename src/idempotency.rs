@@ -1318,27 +1318,58 @@ fn body_field_named(bundle: &Bundle, op: &Operation<'_>, name: &str) -> bool {
     false
 }
 
-/// Whether the few sentences before `at` in `text` say something is refused (an error, a
-/// rejection, what "cannot be created").
-fn refused_before(text: &str, at: usize) -> bool {
-    let mut from = at.saturating_sub(400);
-    while !text.is_char_boundary(from) {
-        from += 1;
+/// Whether what stands at `at..end` in `text` is said to be refused: by its own sentence ("Fails
+/// if another … has the same url"), or by the lead-in of the list it is an item of ("Some
+/// reasons a dev resource cannot be created include:" above "- Another dev resource for the
+/// node has the same url."), and not allowed by the rest of its sentence ("… may already exist;
+/// duplicates are kept").
+fn refused_at(text: &str, at: usize, end: usize) -> bool {
+    let refusal = |t: &str| {
+        let t = t.to_ascii_lowercase();
+        [
+            "error",
+            "reject",
+            "refuse",
+            "fail",
+            "cannot",
+            "can't",
+            "bad_request",
+            "conflict",
+            "not allowed",
+        ]
+        .iter()
+        .any(|w| t.contains(w))
+    };
+    let rest = &text[end..];
+    let rest = &rest[..rest.find(['.', '\n']).unwrap_or(rest.len())];
+    if words(rest).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "may" | "can" | "kept" | "allowed" | "permitted" | "creates" | "created"
+        )
+    }) {
+        return false;
     }
-    let window = text[from..at].to_ascii_lowercase();
-    [
-        "error",
-        "reject",
-        "refuse",
-        "fail",
-        "cannot",
-        "can't",
-        "bad_request",
-        "conflict",
-        "not allowed",
-    ]
-    .iter()
-    .any(|w| window.contains(w))
+    let before = &text[..at];
+    let sentence = &before[before.rfind(['.', '\n']).map_or(0, |i| i + 1)..];
+    if refusal(sentence) {
+        return true;
+    }
+    // A list item: every line between the lead-in's colon and the item is an item too.
+    let Some(colon) = before.rfind(':') else {
+        return false;
+    };
+    let items = &before[colon + 1..];
+    let in_list = items.len() <= 1_000
+        && items.lines().all(|l| {
+            let l = l.trim_start();
+            l.is_empty()
+                || l.starts_with(['-', '*', '•'])
+                || l.starts_with(|c: char| c.is_ascii_digit())
+        });
+    let lead = &before[..colon];
+    let lead = &lead[lead.rfind(['.', '\n']).map_or(0, |i| i + 1)..];
+    in_list && refusal(lead)
 }
 
 /// The descriptions of a schema and of its properties, `depth` levels down (Vonage's error
@@ -1571,6 +1602,23 @@ pub fn natural_key(
             .any(|w| lower.contains(w))
             .then(|| IDEMPOTENT_BY_DESIGN.find(text))
             .flatten()
+            // Not said of another call or denied in its sentence: "Unlike PUT, which replaces
+            // the existing document if it exists, POST always creates a new document", "This
+            // does not overwrite an existing file if one exists".
+            .filter(|m| {
+                let start = text[..m.start()]
+                    .rfind(['.', '\n', ';'])
+                    .map_or(0, |i| i + 1);
+                let end = text[m.end()..]
+                    .find(['.', '\n', ';'])
+                    .map_or(text.len(), |i| m.end() + i);
+                !words(&text[start..end]).iter().any(|x| {
+                    matches!(
+                        x.as_str(),
+                        "not" | "never" | "unlike" | "instead" | "rather" | "put" | "doesn" | "don"
+                    )
+                })
+            })
         };
         let unique_said = || lower.contains("unique").then(unique).flatten();
         // "Okta only allows one principal rate limit entity per org and principal": a second
@@ -1642,8 +1690,8 @@ pub fn natural_key(
             (lower.contains("another") && lower.contains("same"))
                 .then(|| {
                     SAME_AS_ANOTHER.captures_iter(text).find(|c| {
-                        let at = c.get(0).map_or(0, |m| m.start());
-                        refused_before(text, at) && body_field_named(bundle, op, &squash(&c[1]))
+                        let (at, end) = c.get(0).map_or((0, 0), |m| (m.start(), m.end()));
+                        refused_at(text, at, end) && body_field_named(bundle, op, &squash(&c[1]))
                     })
                 })
                 .flatten()
