@@ -2177,7 +2177,10 @@ fn created_at_its_own_path<'a>(op: &Operation<'a>) -> Option<&'a str> {
     }
     // (What names an item of its kind: `ledgerId`, `fileName`, Okta's `permissionType` and
     // `roleIdOrLabel`.)
-    let bare = squash(param);
+    // (A type or a code names one item only under a parent: Okta's permission of a role by its
+    // type; `/events/{eventType}` lists the events of a type.)
+    let under_a_parent = path.matches('{').count() >= 2;
+    let squashed = squash(param);
     let bare = [
         "idorlabel",
         "idorname",
@@ -2190,8 +2193,9 @@ fn created_at_its_own_path<'a>(op: &Operation<'a>) -> Option<&'a str> {
         "slug",
     ]
     .iter()
-    .find_map(|s| bare.strip_suffix(s).filter(|b| !b.is_empty()))
-    .unwrap_or(&bare)
+    .filter(|s| under_a_parent || !matches!(**s, "type" | "code"))
+    .find_map(|s| squashed.strip_suffix(s).filter(|b| !b.is_empty()))
+    .unwrap_or(&squashed)
     .to_string();
     created.contains(&bare).then_some(param)
 }
