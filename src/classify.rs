@@ -573,24 +573,32 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
         if let Some(noun) = object {
             return Effect::JoinsSet(noun);
         }
-        // Whatever is added, added "to a list" of them joins a set: Box's "Add domain to list
-        // of allowed collaboration domains", an entry of an allowlist or a blocklist. (Not "to
-        // the end of the list", which appends.)
-        let to_a_list = lead_words.windows(4).any(|w| {
-            let list = w[1..].iter().position(|x| {
-                matches!(
-                    x.as_str(),
-                    "list" | "allowlist" | "whitelist" | "blocklist" | "blacklist" | "denylist"
-                )
-            });
-            w[0] == "to"
-                && list.is_some_and(|at| {
-                    !w[1..=at].iter().any(|x| {
-                        matches!(
-                            x.as_str(),
-                            "end" | "top" | "bottom" | "start" | "beginning" | "head" | "tail"
-                        )
-                    })
+        // Whatever is added to an allowlist or a blocklist joins a set: Box's "Add domain to
+        // list of allowed collaboration domains", "Add an IP address to the blocklist". (Not
+        // any list: "Add a card to the list of cards" makes a card, and "to the end of the
+        // list" appends.)
+        let to_a_list = lead_words.iter().enumerate().any(|(i, w)| {
+            let after = &lead_words[(i + 1).min(lead_words.len())..(i + 4).min(lead_words.len())];
+            w == "to"
+                && after.iter().enumerate().any(|(k, x)| match x.as_str() {
+                    "allowlist" | "whitelist" | "blocklist" | "blacklist" | "denylist" => true,
+                    "list" => {
+                        after.get(k + 1).is_some_and(|o| o == "of")
+                            && lead_words.get(i + 1 + k + 2).is_some_and(|a| {
+                                matches!(
+                                    a.as_str(),
+                                    "allowed"
+                                        | "blocked"
+                                        | "denied"
+                                        | "trusted"
+                                        | "approved"
+                                        | "banned"
+                                        | "permitted"
+                                        | "exempt"
+                                )
+                            })
+                    }
+                    _ => false,
                 })
         });
         if to_a_list && let Some(noun) = head_noun(lead_words) {
