@@ -66,6 +66,10 @@ pub fn keyless_retry_harmless(
             crate::classify::Effect::ShortLived(_) => {
                 return Some("a keyless duplicate expires unused");
             }
+            // As `missing-idempotency-key` judges it: a resend exists to send once more.
+            crate::classify::Effect::Sends(verb) if crate::rules::resends(op, &verb) => {
+                return Some("a keyless retry sends once more, which a resend is for");
+            }
             // A cancel, an approval of the resource its path names, or its body names by
             // reference (Adyen's `/cancels` with a required `paymentReference`): repeated, it
             // reaches the state the first reached (Square's booking `cancel`); what a repeat

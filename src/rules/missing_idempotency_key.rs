@@ -716,8 +716,21 @@ fn says_call_again(op: &Operation<'_>) -> bool {
         .get("description")
         .and_then(crate::source::Node::as_str)
         .is_some_and(|d| {
-            let d = d.to_ascii_lowercase();
-            d.contains("to resend") && d.contains("again")
+            // (In one sentence, of this call: not "to resend an invite, use `/invites/resend`"
+            // beside "try again later".)
+            d.to_ascii_lowercase().split(['.', '\n']).any(|sentence| {
+                sentence.contains("to resend")
+                    && sentence.contains("again")
+                    && [
+                        "this operation",
+                        "this endpoint",
+                        "this call",
+                        "this method",
+                        "this request",
+                    ]
+                    .iter()
+                    .any(|w| sentence.contains(w))
+            })
         })
 }
 
