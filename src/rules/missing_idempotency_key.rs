@@ -80,6 +80,18 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if natural_key(cx.bundle, op, &harms_twice).is_some() {
             continue;
         }
+        // The same call at another path, as its text says ("This endpoint is the same as POST
+        // /files/{fileID}": Moov's `/files/{fileID}/new`), is as safe as that one: keyed, or
+        // protected by a natural key.
+        if let Some(other) = alias_of(cx, op)
+            && (!cx.carriers(other).is_empty()
+                || natural_key(cx.bundle, other, &|| {
+                    cx.moves_money(other).is_some() || cx.relative_change(other).is_some()
+                })
+                .is_some())
+        {
+            continue;
+        }
         let effect = effect_given(
             cx.bundle,
             op,
@@ -700,6 +712,29 @@ fn only_references(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool 
             // (Slack sends its auth `token` as a form field.)
             .all(|p| reference(p) || discriminator(p) || flag(p) || p.name == "token")
         && a_link()
+}
+
+/// The operation `op`'s description says it is the same as, by method and path, when that is
+/// another operation of the API: "This endpoint is the same as POST /files/{fileID}".
+fn alias_of<'a>(cx: &'a Context<'_>, op: &Operation<'_>) -> Option<&'a Operation<'a>> {
+    let text = op
+        .node
+        .node
+        .get("description")
+        .and_then(crate::source::Node::as_str)?;
+    let at = text.find("the same as ")? + "the same as ".len();
+    let mut said = text[at..].split_whitespace();
+    let method = said.next()?.trim_matches('`');
+    let path = said
+        .next()?
+        .trim_matches(|c: char| c == '`' || c == '.' || c == ',' || c == ';');
+    cx.api.operations.iter().find(|o| {
+        o.method == op.method
+            && method.eq_ignore_ascii_case(o.method.upper())
+            && o.path.as_str() == path
+            && o.site == crate::model::Site::Path
+            && o.index != op.index
+    })
 }
 
 /// Whether a send by `verb` exists to send once more: a `resend`, or a send whose text says to
