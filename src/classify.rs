@@ -315,6 +315,18 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
                                 "gift" | "card" | "voucher" | "coupon" | "code"
                             )
                         })
+                    }))
+                // A policy, template, preset or profile the path names, applied to what it
+                // governs; a job applied to, or a credit note applied to an invoice, makes or
+                // moves something.
+                && (verb != "apply"
+                    || segments.iter().rev().nth(2).is_some_and(|c| {
+                        words(c).iter().any(|w| {
+                            matches!(
+                                base_verb(w).as_str(),
+                                "policy" | "policie" | "template" | "preset" | "profile"
+                            )
+                        })
                     }))))
     {
         // (`mark_uncollectible`: the state it is marked with says more.)
@@ -582,6 +594,22 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
             w == "to"
                 && after.iter().enumerate().any(|(k, x)| match x.as_str() {
                     "allowlist" | "whitelist" | "blocklist" | "blacklist" | "denylist" => true,
+                    // "to the allow list", "to the suppression list".
+                    "list"
+                        if k > 0
+                            && matches!(
+                                after[k - 1].as_str(),
+                                "allow"
+                                    | "block"
+                                    | "deny"
+                                    | "safe"
+                                    | "suppression"
+                                    | "exclusion"
+                                    | "ignore"
+                            ) =>
+                    {
+                        true
+                    }
                     "list" => {
                         after.get(k + 1).is_some_and(|o| o == "of")
                             && lead_words.get(i + 1 + k + 2).is_some_and(|a| {
@@ -875,9 +903,17 @@ fn creates(op: &Operation<'_>) -> Effect {
                 .any(|t| m.as_str().to_ascii_lowercase().contains(t));
             // ("Creates a single-use login link", "Creates an AccountLink object that
             // includes a single-use Stripe URL": the link is what is made.)
+            // (A URL only where the path collects links or URLs: Stripe's `/v1/account_links`,
+            // not an export that "returns a single-use download URL".)
             let made_link = {
                 let said = m.as_str().to_ascii_lowercase();
-                said.contains(" link") || said.ends_with(" url")
+                said.contains(" link")
+                    || (said.ends_with(" url")
+                        && words(last_literal_segment(op.path))
+                            .last()
+                            .is_some_and(|w| {
+                                matches!(w.as_str(), "link" | "links" | "url" | "urls")
+                            }))
             };
             let made = || {
                 words(&sentence[..m.start()]).iter().any(|w| {

@@ -29,7 +29,7 @@ static RELATIVE_WORDING: LazyLock<Regex> = LazyLock::new(|| {
               (current|existing|previous|remaining|balance|total|count|quantity|amount|value|stock|inventory|counter|score|points)
           | (?:increment(?:ed|s)?|decrement(?:ed|s)?|increase[sd]?|decrease[sd]?)\ (?:(?-u:[a-z])+\ ){0,4}?by
             # Extends the trial by 7 days: a retry extends it again.
-          | extend(?:s|ed)?\ (?:(?-u:[a-z])+\ ){0,10}?by\ (?:[0-9]+|an?|one|another)\b
+          | extends?\ (?:(?-u:[a-z])+\ ){0,10}?by\ (?:[0-9]+|an?|one|another)\ (?:more\ )?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|units?|seats?|credits?|points?)
           | increase[sd]?\ or\ decrease[sd]?
           | append(?:s|ed)?\ [^.]{0,60}?\b(?:to|onto)\ (?:the\ )?(?:existing|current|end)
           | add(?:s|ed)?\ [^.]{0,60}?\bto\ the\ end

@@ -332,7 +332,17 @@ pub fn delivery_ids<'a>(bundle: &'a Bundle, op: &'a Operation<'a>) -> Vec<KeyCar
                 )
             })
         })
-        .flat_map(|t| EVENT_OF_A_CREATE.captures_iter(t))
+        .flat_map(|t| {
+            EVENT_OF_A_CREATE.captures_iter(t).filter(move |c| {
+                // ("… is created or moved", "deleted or restored": another event too.)
+                let rest = &t[c.get(0).map_or(0, |m| m.end())..];
+                let next = words(rest);
+                !(next
+                    .first()
+                    .is_some_and(|w| matches!(w.as_str(), "or" | "and"))
+                    && next.get(1).is_some_and(|w| w.ends_with("ed")))
+            })
+        })
         .map(|c| squash(&c[1]))
         .collect();
     out.extend(
@@ -366,7 +376,7 @@ pub fn delivery_ids<'a>(bundle: &'a Bundle, op: &'a Operation<'a>) -> Vec<KeyCar
                         "new" | "created" | "create" | "added" | "deleted" | "delete" | "removed"
                     )
                 });
-                let made = || p.required && (once_per_thing || !announced.is_empty());
+                let made = || p.required && once_per_thing;
                 let announced_thing = || {
                     p.required
                         && name
@@ -1342,17 +1352,19 @@ fn refused_at(text: &str, at: usize, end: usize) -> bool {
     };
     let rest = &text[end..];
     let rest = &rest[..rest.find(['.', '\n']).unwrap_or(rest.len())];
+    // ("… may already exist; duplicates are kept", "… creates a second message"; not "was
+    // already created".)
     if words(rest).iter().any(|w| {
         matches!(
             w.as_str(),
-            "may" | "can" | "kept" | "allowed" | "permitted" | "creates" | "created"
+            "may" | "kept" | "allowed" | "permitted" | "creates"
         )
     }) {
         return false;
     }
     let before = &text[..at];
     let sentence = &before[before.rfind(['.', '\n']).map_or(0, |i| i + 1)..];
-    if refusal(sentence) {
+    if refusal(sentence) || refusal(rest) {
         return true;
     }
     // A list item: every line between the lead-in's colon and the item is an item too.
@@ -1606,17 +1618,18 @@ pub fn natural_key(
             .any(|w| lower.contains(w))
             .then(|| IDEMPOTENT_BY_DESIGN.find(text))
             .flatten()
-            // Not said of another call or denied in its sentence: "Unlike PUT, which replaces
-            // the existing document if it exists, POST always creates a new document", "This
-            // does not overwrite an existing file if one exists".
+            // A replace not said of another call nor denied before it in its sentence: "Unlike
+            // PUT, which replaces the existing document if it exists, POST always creates a new
+            // document", "This does not overwrite an existing file if one exists".
             .filter(|m| {
+                let said = m.as_str().to_ascii_lowercase();
+                if !(said.starts_with("replace") || said.starts_with("overwrite")) {
+                    return true;
+                }
                 let start = text[..m.start()]
                     .rfind(['.', '\n', ';'])
                     .map_or(0, |i| i + 1);
-                let end = text[m.end()..]
-                    .find(['.', '\n', ';'])
-                    .map_or(text.len(), |i| m.end() + i);
-                !words(&text[start..end]).iter().any(|x| {
+                !words(&text[start..m.start()]).iter().any(|x| {
                     matches!(
                         x.as_str(),
                         "not" | "never" | "unlike" | "instead" | "rather" | "put" | "doesn" | "don"
@@ -2182,8 +2195,8 @@ fn created_at_its_own_path<'a>(op: &Operation<'a>) -> Option<&'a str> {
     }
     // (What names an item of its kind: `ledgerId`, `fileName`, Okta's `permissionType` and
     // `roleIdOrLabel`.)
-    // (A type or a code names one item only under a parent: Okta's permission of a role by its
-    // type; `/events/{eventType}` lists the events of a type.)
+    // (A type names one item only under a parent: Okta's permission of a role by its type;
+    // `/events/{eventType}` lists the events of a type. A code names one: `{currencyCode}`.)
     let under_a_parent = path.matches('{').count() >= 2;
     let squashed = squash(param);
     let bare = [
@@ -2198,7 +2211,7 @@ fn created_at_its_own_path<'a>(op: &Operation<'a>) -> Option<&'a str> {
         "slug",
     ]
     .iter()
-    .filter(|s| under_a_parent || !matches!(**s, "type" | "code"))
+    .filter(|s| under_a_parent || **s != "type")
     .find_map(|s| squashed.strip_suffix(s).filter(|b| !b.is_empty()))
     .unwrap_or(&squashed)
     .to_string();

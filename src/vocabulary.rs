@@ -255,7 +255,8 @@ pub const INSTANCE_TRANSITION_VERBS: &[&str] = &[
     // redeem`); elsewhere a redemption spends a balance or points, and is made each time.
     "redeem",
     // The policy or template the path names, applied to what it governs (Box's
-    // `/metadata_cascade_policies/{id}/apply`): applied again, it sets the same.
+    // `/metadata_cascade_policies/{id}/apply`): applied again, it sets the same. (Only of a
+    // policy, template, preset or profile: see `classify`.)
     "apply",
 ];
 

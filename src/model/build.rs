@@ -110,8 +110,16 @@ pub fn build(bundle: &Bundle) -> Result<Api<'_>, NotOpenApi> {
                     !schemas.is_empty()
                         && schemas.iter().all(|s| {
                             let s = b.bundle.deref(*s);
+                            // (3.1 writes a list that may be null as `type: [array, "null"]`.)
                             s.node.get("items").is_none()
                                 && s.node.get("type").and_then(Node::as_str) != Some("array")
+                                && !s
+                                    .node
+                                    .get("type")
+                                    .map(Node::items)
+                                    .unwrap_or(&[])
+                                    .iter()
+                                    .any(|t| t.as_str() == Some("array"))
                         })
                 })
             })

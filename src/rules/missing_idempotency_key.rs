@@ -762,6 +762,7 @@ fn says_call_again(op: &Operation<'_>) -> bool {
                         "this call",
                         "this method",
                         "this request",
+                        "call it again",
                     ]
                     .iter()
                     .any(|w| sentence.contains(w))
@@ -843,7 +844,14 @@ fn ends_and_settings(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> boo
                 != Some(true)
         })
         .collect();
-    let id = |p: &crate::idempotency::Property<'_>| crate::idempotency::names_an_id(p.name);
+    // (Ids of things the API holds: not a client's or an external system's, which a thing
+    // of its own carries: an SSO connection's `client_id`, `external_id`.)
+    let id = |p: &crate::idempotency::Property<'_>| {
+        crate::idempotency::names_an_id(p.name)
+            && !crate::heuristics::words(p.name)
+                .iter()
+                .any(|x| matches!(x.as_str(), "client" | "external"))
+    };
     let setting = |p: &crate::idempotency::Property<'_>| {
         p.schema.node.get("enum").is_some()
             || p.schema
