@@ -324,7 +324,7 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
                         words(c).iter().any(|w| {
                             matches!(
                                 base_verb(w).as_str(),
-                                "policy" | "policie" | "template" | "preset" | "profile"
+                                "policy" | "template" | "preset" | "profile"
                             )
                         })
                     }))))

@@ -714,8 +714,8 @@ fn only_references(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool 
         && a_link()
 }
 
-/// The operation `op`'s description says it is the same as, by method and path, when that is
-/// another operation of the API: "This endpoint is the same as POST /files/{fileID}".
+/// The other operation of the API that `op`'s description says it is the same as, named by
+/// method and path: "This endpoint is the same as POST /files/{fileID}".
 fn alias_of<'a>(cx: &'a Context<'_>, op: &Operation<'_>) -> Option<&'a Operation<'a>> {
     let text = op
         .node
