@@ -243,6 +243,15 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
     // sentence tells of the product ("Stripe automatically creates and then attempts to collect
     // payment on invoices").
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    // Whether a word of the collection the path's item parameter is of (the segment before it)
+    // is one of `nouns`: `gift_cards` of `/gift_cards/{code}/redeem`.
+    let collection_is = |nouns: &[&str]| {
+        segments.iter().rev().nth(2).is_some_and(|c| {
+            words(c)
+                .iter()
+                .any(|w| nouns.contains(&base_verb(w).as_str()))
+        })
+    };
     // The first word of a segment too: Unit's `/cards/{cardId}/report-lost`, GitHub's
     // `/repos/{owner}/{repo}/merge-upstream`.
     // Not a noun the operationId creates: Xero's `createEmployeeLeave` at
@@ -308,26 +317,12 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
                 // The gift card, voucher or coupon the path names, redeemed once; a loyalty
                 // account's `redeem` spends points.
                 && (verb != "redeem"
-                    || segments.iter().rev().nth(2).is_some_and(|c| {
-                        words(c).iter().any(|w| {
-                            matches!(
-                                base_verb(w).as_str(),
-                                "gift" | "card" | "voucher" | "coupon" | "code"
-                            )
-                        })
-                    }))
+                    || collection_is(&["gift", "card", "voucher", "coupon", "code"]))
                 // A policy, template, preset or profile the path names, applied to what it
                 // governs; a job applied to, or a credit note applied to an invoice, makes or
                 // moves something.
                 && (verb != "apply"
-                    || segments.iter().rev().nth(2).is_some_and(|c| {
-                        words(c).iter().any(|w| {
-                            matches!(
-                                base_verb(w).as_str(),
-                                "policy" | "template" | "preset" | "profile"
-                            )
-                        })
-                    }))))
+                    || collection_is(&["policy", "template", "preset", "profile"]))))
     {
         // (`mark_uncollectible`: the state it is marked with says more.)
         return Effect::Transitions(marked_state(seg_words).unwrap_or_else(|| verb.clone()));

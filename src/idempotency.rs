@@ -1328,28 +1328,31 @@ fn body_field_named(bundle: &Bundle, op: &Operation<'_>, name: &str) -> bool {
     false
 }
 
+/// Whether a text says something is refused: an error, a rejection, a failure, what "cannot" be
+/// done or is "not allowed".
+fn says_refused(text: &str) -> bool {
+    let t = text.to_ascii_lowercase();
+    [
+        "error",
+        "reject",
+        "refuse",
+        "fail",
+        "cannot",
+        "can't",
+        "bad_request",
+        "conflict",
+        "not allowed",
+    ]
+    .iter()
+    .any(|w| t.contains(w))
+}
+
 /// Whether what stands at `at..end` in `text` is said to be refused: by its own sentence ("Fails
 /// if another … has the same url"), or by the lead-in of the list it is an item of ("Some
 /// reasons a dev resource cannot be created include:" above "- Another dev resource for the
 /// node has the same url."), and not allowed by the rest of its sentence ("… may already exist;
 /// duplicates are kept").
 fn refused_at(text: &str, at: usize, end: usize) -> bool {
-    let refusal = |t: &str| {
-        let t = t.to_ascii_lowercase();
-        [
-            "error",
-            "reject",
-            "refuse",
-            "fail",
-            "cannot",
-            "can't",
-            "bad_request",
-            "conflict",
-            "not allowed",
-        ]
-        .iter()
-        .any(|w| t.contains(w))
-    };
     let rest = &text[end..];
     let rest = &rest[..rest.find(['.', '\n']).unwrap_or(rest.len())];
     // ("… may already exist; duplicates are kept", "… creates a second message"; not "was
@@ -1364,7 +1367,7 @@ fn refused_at(text: &str, at: usize, end: usize) -> bool {
     }
     let before = &text[..at];
     let sentence = &before[before.rfind(['.', '\n']).map_or(0, |i| i + 1)..];
-    if refusal(sentence) || refusal(rest) {
+    if says_refused(sentence) || says_refused(rest) {
         return true;
     }
     // A list item: every line between the lead-in's colon and the item is an item too.
@@ -1381,7 +1384,7 @@ fn refused_at(text: &str, at: usize, end: usize) -> bool {
         });
     let lead = &before[..colon];
     let lead = &lead[lead.rfind(['.', '\n']).map_or(0, |i| i + 1)..];
-    in_list && refusal(lead)
+    in_list && says_refused(lead)
 }
 
 /// The descriptions of a schema and of its properties, `depth` levels down (Vonage's error
@@ -1677,18 +1680,7 @@ pub fn natural_key(
                 from += 1;
             }
             let window = &before[from..];
-            let refused = [
-                "error",
-                "reject",
-                "refuse",
-                "fail",
-                "bad_request",
-                "conflict",
-                "not allowed",
-            ]
-            .iter()
-            .any(|w| window.to_ascii_lowercase().contains(w));
-            (refused && !allowed).then_some(m)
+            (says_refused(window) && !allowed).then_some(m)
         };
         // "If the key is already present in the list of key credentials for the target IdP,
         // you receive a 400 error response" (Okta's key clone): a repeat is refused. Not of a

@@ -573,12 +573,7 @@ fn a_baseline_that_names_none_of_the_files_linted_says_so() {
 #[test]
 fn fingerprints_on_a_shared_place_survive_another_operation_going_away() {
     let spec = |paths: &[&str]| {
-        let mut text = String::from(
-            "openapi: 3.0.3\ninfo: {title: Shared key, version: 1.0.0}\n\
-             components:\n  parameters:\n    Key:\n      name: Idempotency-Key\n      in: header\n\
-             \x20     required: false\n      description: Keys are kept for 24 hours.\n\
-             \x20     schema: {type: string, maxLength: 64}\npaths:\n",
-        );
+        let mut text = shared_key_spec("Shared key");
         for p in paths {
             text.push_str(&format!(
                 "  /{p}:\n    post:\n      summary: Create a {p}\n      parameters: [{{$ref: '#/components/parameters/Key'}}]\n\
@@ -590,21 +585,7 @@ fn fingerprints_on_a_shared_place_survive_another_operation_going_away() {
     };
     let dir = tempfile::tempdir().unwrap();
     let fingerprints = |paths: &[&str]| {
-        std::fs::write(dir.path().join("api.yaml"), spec(paths)).unwrap();
-        let out = run_in(
-            dir.path(),
-            &[
-                "api.yaml",
-                "--format",
-                "json",
-                "--select",
-                "idempotency-key-optional",
-            ],
-        );
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        report["findings"]
-            .as_array()
-            .unwrap()
+        optional_key_findings(dir.path(), &spec(paths))
             .iter()
             .map(|f| {
                 (
@@ -661,12 +642,7 @@ fn fingerprints_tell_callbacks_with_one_url_apart() {
         )
     };
     let spec = |names: &[&str]| {
-        let mut text = String::from(
-            "openapi: 3.0.3\ninfo: {title: Callbacks, version: 1.0.0}\n\
-             components:\n  parameters:\n    Key:\n      name: Idempotency-Key\n      in: header\n\
-             \x20     required: false\n      description: Keys are kept for 24 hours.\n\
-             \x20     schema: {type: string, maxLength: 64}\npaths:\n",
-        );
+        let mut text = shared_key_spec("Callbacks");
         for n in names {
             text.push_str(&callback(n));
         }
@@ -674,21 +650,7 @@ fn fingerprints_tell_callbacks_with_one_url_apart() {
     };
     let dir = tempfile::tempdir().unwrap();
     let fingerprints = |names: &[&str]| {
-        std::fs::write(dir.path().join("api.yaml"), spec(names)).unwrap();
-        let out = run_in(
-            dir.path(),
-            &[
-                "api.yaml",
-                "--format",
-                "json",
-                "--select",
-                "idempotency-key-optional",
-            ],
-        );
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        report["findings"]
-            .as_array()
-            .unwrap()
+        optional_key_findings(dir.path(), &spec(names))
             .iter()
             .map(|f| f["fingerprint"].as_str().unwrap().to_string())
             .collect::<Vec<_>>()
@@ -700,4 +662,37 @@ fn fingerprints_tell_callbacks_with_one_url_apart() {
     for print in &second {
         assert!(both.contains(print), "{print} not in {both:?}");
     }
+}
+
+/// The head of a spec whose operations share an optional `Idempotency-Key` parameter component
+/// (`#/components/parameters/Key`), up to its `paths:` key.
+fn shared_key_spec(title: &str) -> String {
+    format!(
+        "openapi: 3.0.3\ninfo: {{title: {title}, version: 1.0.0}}\n\
+         components:\n  parameters:\n    Key:\n      name: Idempotency-Key\n      in: header\n\
+         \x20     required: false\n      description: Keys are kept for 24 hours.\n\
+         \x20     schema: {{type: string, maxLength: 64}}\npaths:\n"
+    )
+}
+
+/// The `idempotency-key-optional` findings of `text`, written to `dir/api.yaml` and checked
+/// there as JSON.
+fn optional_key_findings(dir: &std::path::Path, text: &str) -> Vec<serde_json::Value> {
+    std::fs::write(dir.join("api.yaml"), text).unwrap();
+    let out = run_in(
+        dir,
+        &[
+            "api.yaml",
+            "--format",
+            "json",
+            "--select",
+            "idempotency-key-optional",
+        ],
+    );
+    let mut report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    report["findings"]
+        .as_array_mut()
+        .unwrap()
+        .drain(..)
+        .collect()
 }
