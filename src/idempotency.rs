@@ -776,6 +776,45 @@ pub fn expiring_token(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
     None
 }
 
+/// Wording that says a link stops working within hours: "this URL is only valid for a few
+/// seconds", "expires after 15 minutes".
+static VALID_BRIEFLY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?ix)\b(?:
+            (?:valid|usable)\ (?:only\ )?for\ (?:only\ )?
+          | expires?\ (?:after|in|within)\ 
+        )(?:an?|one|a\ few|[0-9]+)\ (?:seconds?|minutes?|hours?)\b",
+    )
+    .expect("valid regex")
+});
+
+/// A create that answers with nothing but links that stop working within hours, and no id of
+/// anything kept (Box's `POST /zip_downloads`: a `download_url` "only valid for a few seconds"):
+/// what a retry makes again is a link left to expire. The link's field.
+pub fn expiring_link(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
+    let mut link = None;
+    for response in op.responses.iter().filter(|r| r.status.starts_with('2')) {
+        for schema in response_schemas(bundle, response) {
+            let mut props = Vec::new();
+            schema_properties(bundle, schema, 0, &mut props);
+            // (An id says something is kept that a duplicate would stand beside.)
+            if props.is_empty() || props.iter().any(|p| squash(p.name) == "id") {
+                return None;
+            }
+            link = link.or_else(|| {
+                props.iter().find_map(|p| {
+                    let is_link = words(p.name)
+                        .last()
+                        .is_some_and(|w| matches!(w.as_str(), "url" | "uri" | "link" | "href"));
+                    let said = p.beside_ref.or_else(|| description_of(&p.schema))?;
+                    (is_link && VALID_BRIEFLY.is_match(said)).then(|| p.name.to_string())
+                })
+            });
+        }
+    }
+    link
+}
+
 /// [`resource_version`], when the request can send it back: a JSON Patch (a `test` of it), a
 /// merge patch of the resource (`application/merge-patch+json`, Kubernetes' strategic merge and
 /// apply patches: any field of the resource), or a body that has the field itself.
@@ -1895,9 +1934,12 @@ pub fn natural_key(
         // Required, or a value only the client can choose: a name, a slug, an external id
         // (Okta's `externalId` of `/users/{externalId}`). An optional plain `id` is usually
         // made by the server when left out (the petstore's pet `id`).
+        // (Or described as unique: Okta's binding `role`, "Unique key for the role".)
         let chosen = |p: &Property<'_>| {
             p.required
                 || ((naming_field(p.name) || squash(p.name).starts_with("external"))
+                    && !made_when_omitted(&p.schema))
+                || (description_of(&p.schema).is_some_and(unique_field_said)
                     && !made_when_omitted(&p.schema))
         };
         // A body that is a list makes one item per element, each named by its own field
@@ -2344,10 +2386,20 @@ fn names_item(param: &str, name: &str, collection: &[String]) -> bool {
     }
     let param = squash(param);
     let name = squash(name);
-    collection.last().is_some_and(|noun| {
-        let singular = noun.strip_suffix('s').unwrap_or(noun);
-        param.strip_suffix(name.as_str()) == Some(singular) && !name.is_empty()
-    })
+    let singular = collection
+        .last()
+        .map(|noun| noun.strip_suffix('s').unwrap_or(noun));
+    // The id of another thing that the item is addressed by, sent as that thing (Okta's
+    // role binding at `/bindings/{roleIdOrLabel}`, whose body sends the `role`): one item per
+    // role. (Not the collection's own noun: a `user` sent to `/users/{userId}`.)
+    let by_what_it_binds = param_words.split(|w| w == "or").any(|alternative| {
+        matches!(alternative, [.., id] if id == "id")
+            && alternative[..alternative.len() - 1].concat() == name
+    }) && singular != Some(name.as_str());
+    by_what_it_binds
+        || singular.is_some_and(|singular| {
+            param.strip_suffix(name.as_str()) == Some(singular) && !name.is_empty()
+        })
 }
 
 /// Whether a path parameter's description says it holds an id or the field `name` ("Coupon ID
@@ -2498,10 +2550,16 @@ fn repeat_found(description: &str) -> bool {
 fn retry_answered(description: &str) -> bool {
     let w = words(short(description));
     let at = |word: &str| w.iter().position(|x| x == word);
-    matches!(
-        (at("duplicate"), at("retried"), w.iter().position(|x| x == "returns" || x == "return")),
-        (Some(d), Some(r), Some(t)) if d < r && r < t && t - d <= 16
-    )
+    // (The "returns" after the retry: PayPal's "A successful request returns the HTTP `201
+    // Created` status code. If a duplicate response is retried, returns the HTTP `200 OK`".)
+    let (Some(d), Some(r)) = (at("duplicate"), at("retried")) else {
+        return false;
+    };
+    d < r
+        && w[r..]
+            .iter()
+            .position(|x| x == "returns" || x == "return")
+            .is_some_and(|t| r + t - d <= 16)
 }
 
 /// A field's description that says its value is unique to what it names: "A unique and

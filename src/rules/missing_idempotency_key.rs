@@ -374,6 +374,14 @@ fn effect_given(
         // again is left to expire unused.
         Effect::ShortLived(format!("a token that expires (`{field}`)"))
     } else if by_words == Effect::Creates
+        && let Some(field) = crate::idempotency::expiring_link(bundle, op)
+        && !moves_money()
+        && !relative()
+    {
+        // What it makes is a link that stops working within hours (Box's zip download): one a
+        // retry makes again is left to expire unused.
+        Effect::ShortLived(format!("a link that expires (`{field}`)"))
+    } else if by_words == Effect::Creates
         && let Some(model) = generation(bundle, op)
         && !moves_money()
         && !relative()
