@@ -1218,6 +1218,49 @@ fn money_amount(bundle: &Bundle, props: &[Property<'_>]) -> Option<String> {
     None
 }
 
+/// The short strings of a response's examples (`content.*.example`, `content.*.examples.*.value`,
+/// Swagger 2.0's `examples`), where an error's message is: a bounded number, each of a bounded
+/// length, so a huge example costs nothing.
+fn example_messages<'a>(
+    bundle: &'a Bundle,
+    response: &crate::model::Response<'a>,
+) -> impl Iterator<Item = &'a str> {
+    fn strings<'a>(node: &'a Node, depth: usize, out: &mut Vec<&'a str>) {
+        if out.len() >= 64 || depth > 8 {
+            return;
+        }
+        if let Some(s) = node.as_str() {
+            if s.len() <= 500 {
+                out.push(s);
+            }
+            return;
+        }
+        for e in node.entries() {
+            strings(&e.value, depth + 1, out);
+        }
+        for i in node.items() {
+            strings(i, depth + 1, out);
+        }
+    }
+    let mut out = Vec::new();
+    let mut examples: Vec<At<'a>> = response.node.get("examples").into_iter().collect();
+    if let Some(content) = response.node.get("content").map(|c| bundle.deref(c)) {
+        for e in content.node.entries() {
+            let media = bundle.deref(content.with(&e.value));
+            examples.extend(media.get("example"));
+            if let Some(named) = media.get("examples") {
+                for x in named.node.entries() {
+                    examples.extend(bundle.deref(named.with(&x.value)).get("value"));
+                }
+            }
+        }
+    }
+    for example in examples {
+        strings(bundle.deref(example).node, 0, &mut out);
+    }
+    out.into_iter()
+}
+
 /// Wording of a natural key that refuses a second create: "names must be unique", "a webhook
 /// with this URL already exists".
 // (Words may be split across lines: `\s+`, not a space.)
@@ -1862,6 +1905,19 @@ pub fn natural_key(
         .iter()
         .filter(|r| matches!(r.status, "409" | "400" | "422"))
         .find(|r| example_says(r) && !harms_twice())
+    {
+        return Some(format!("the {} response's example", r.status));
+    }
+    // The same said by the error message of an example the operation's own 409, 400 or 422
+    // gives (Xero's `POST /Contacts`: "The contact name Buzz Lightyear is already assigned to
+    // another contact. The contact name must be unique across all active contacts."). Not a
+    // response shared by `$ref`, whose examples may speak of another call.
+    if let Some(r) = op
+        .responses
+        .iter()
+        .filter(|r| matches!(r.status, "409" | "400" | "422"))
+        .filter(|r| r.node.file == r.declared.file && r.node.node.span == r.declared.span)
+        .find(|r| example_messages(bundle, r).any(natural_key_said) && !harms_twice())
     {
         return Some(format!("the {} response's example", r.status));
     }
