@@ -826,20 +826,31 @@ fn creates(op: &Operation<'_>) -> Effect {
             )
         })
     };
-    // "Before the quote expires", not "sessions never expire".
+    // "Before the quote expires", not "sessions never expire", nor a field named in the text
+    // (Stripe's quote: "Default options for … `expires_at` can be set in the dashboard").
     let says_expires = || {
         ["summary", "description"].iter().any(|k| {
             op.node.node.get(k).and_then(Node::as_str).is_some_and(|t| {
                 let lower = t.to_ascii_lowercase();
-                lower.contains("expir") && {
-                    let w = words(&lower);
-                    w.iter().enumerate().any(|(i, x)| {
-                        x.starts_with("expir")
-                            && !w[i.saturating_sub(2)..i]
-                                .iter()
-                                .any(|n| matches!(n.as_str(), "never" | "not" | "t" | "nt"))
-                    })
-                }
+                lower.match_indices("expir").any(|(at, _)| {
+                    let is_name = |c: char| c.is_ascii_alphanumeric() || c == '_';
+                    let start = t[..at]
+                        .char_indices()
+                        .rev()
+                        .find(|(_, c)| !is_name(*c))
+                        .map_or(0, |(i, c)| i + c.len_utf8());
+                    let end = t[at..].find(|c| !is_name(c)).map_or(t.len(), |i| at + i);
+                    let token = &t[start..end];
+                    let identifier =
+                        token.contains('_') || token.chars().skip(1).any(|c| c.is_ascii_uppercase());
+                    let before = words(&lower[..start]);
+                    !identifier
+                        && !before
+                            .iter()
+                            .rev()
+                            .take(2)
+                            .any(|n| matches!(n.as_str(), "never" | "not" | "t" | "nt"))
+                })
             })
         })
     };

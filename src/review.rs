@@ -255,6 +255,21 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                 format!("a natural key refuses a second create ({why})"),
                 Some(place(op.key)),
             )
+        } else if let Some(other) = crate::rules::alias_of(&api.operations, op).filter(|other| {
+            // As `missing-idempotency-key` judges it: the call its text says it is the same as
+            // is keyed or protected by a natural key.
+            !key_carriers(bundle, other, settings).is_empty()
+                || crate::idempotency::natural_key(bundle, other, &|| {
+                    crate::idempotency::moves_money(bundle, other, settings).is_some()
+                        || relative_change_evidence(bundle, other).is_some()
+                })
+                .is_some()
+        }) {
+            answer(
+                Verdict::Good,
+                format!("the same call as {}, which is protected", other.display()),
+                Some(place(op.key)),
+            )
         } else if let Some(why) = (op.method == Method::Patch)
             .then(|| {
                 crate::rules::harmless_patch_retry(

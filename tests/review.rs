@@ -445,3 +445,15 @@ fn a_resend_is_good_and_a_send_a_gap() {
         "{send}"
     );
 }
+
+#[test]
+fn a_call_said_to_be_the_same_as_a_protected_one_is_answered_as_that_one() {
+    // Moov's `/files/{fileID}/new`, "the same as POST /files/{fileID}", whose path names the new
+    // file: as `check` judges it (no finding), the review says why.
+    let md = review(&["fixtures/rules/missing-idempotency-key/good_created_at_its_own_path.yaml"]);
+    let alias = row(&md, "POST /files/{fileID}/new");
+    assert!(
+        alias.contains("| ✅ the same call as POST /files/{fileID}, which is protected<br>"),
+        "{alias}"
+    );
+}

@@ -83,7 +83,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         // The same call at another path, as its text says ("This endpoint is the same as POST
         // /files/{fileID}": Moov's `/files/{fileID}/new`), is as safe as that one: keyed, or
         // protected by a natural key.
-        if let Some(other) = alias_of(cx, op)
+        if let Some(other) = alias_of(&cx.api.operations, op)
             && (!cx.carriers(other).is_empty()
                 || natural_key(cx.bundle, other, &|| {
                     cx.moves_money(other).is_some() || cx.relative_change(other).is_some()
@@ -724,7 +724,10 @@ fn only_references(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool 
 
 /// The other operation of the API that `op`'s description says it is the same as, named by
 /// method and path: "This endpoint is the same as POST /files/{fileID}".
-fn alias_of<'a>(cx: &'a Context<'_>, op: &Operation<'_>) -> Option<&'a Operation<'a>> {
+pub fn alias_of<'a, 'b>(
+    operations: &'a [Operation<'b>],
+    op: &Operation<'_>,
+) -> Option<&'a Operation<'b>> {
     let text = op
         .node
         .node
@@ -736,7 +739,7 @@ fn alias_of<'a>(cx: &'a Context<'_>, op: &Operation<'_>) -> Option<&'a Operation
     let path = said
         .next()?
         .trim_matches(|c: char| c == '`' || c == '.' || c == ',' || c == ';');
-    cx.api.operations.iter().find(|o| {
+    operations.iter().find(|o| {
         o.method == op.method
             && method.eq_ignore_ascii_case(o.method.upper())
             && o.path.as_str() == path
