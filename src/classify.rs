@@ -841,8 +841,8 @@ fn creates(op: &Operation<'_>) -> Effect {
                         .map_or(0, |(i, c)| i + c.len_utf8());
                     let end = t[at..].find(|c| !is_name(c)).map_or(t.len(), |i| at + i);
                     let token = &t[start..end];
-                    let identifier =
-                        token.contains('_') || token.chars().skip(1).any(|c| c.is_ascii_uppercase());
+                    let identifier = token.contains('_')
+                        || token.chars().skip(1).any(|c| c.is_ascii_uppercase());
                     let before = words(&lower[..start]);
                     !identifier
                         && !before

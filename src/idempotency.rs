@@ -1790,6 +1790,37 @@ pub fn natural_key(
                 .and_then(|c| c.get(0))
                 .filter(|_| !harms_twice())
         };
+        // "When an enterprise does not yet have any classifications, this API call initializes
+        // the classification template" (Box): a call made once, while there is none; a retry
+        // finds the one the first made.
+        let first_only = || {
+            if !lower.contains("initiali") {
+                return None;
+            }
+            // (Quoted as written, its line breaks collapsed.)
+            text.split(['.', ';'])
+                .map(|sentence| sentence.split_whitespace().collect::<Vec<_>>().join(" "))
+                .find(|sentence| {
+                    let sentence = sentence.to_ascii_lowercase();
+                    sentence.contains("initiali")
+                        && [
+                            "does not yet have any",
+                            "doesn't yet have any",
+                            "does not have any",
+                            "doesn't have any",
+                            "do not yet have any",
+                            "don't yet have any",
+                            "do not have any",
+                            "don't have any",
+                            "not yet been initiali",
+                        ]
+                        .iter()
+                        .any(|p| sentence.contains(p))
+                })
+        };
+        if let Some(sentence) = first_only().filter(|_| !harms_twice()) {
+            return Some(format!("its {key}: \"{sentence}\""));
+        }
         if let Some(m) = by_design()
             .or_else(unique_said)
             .or_else(one_per)
@@ -1958,6 +1989,22 @@ pub fn natural_key(
             .any(|h| matches!(h.as_str(), "create" | "add" | "enable" | "post"))
     {
         return Some("the 409 of the one resource its path names".to_string());
+    }
+    // In an API of dotted methods, a sibling method removes or reads one by the fields this
+    // one requires (Slack's `admin.emoji.remove` by `name`, which `admin.emoji.add` requires):
+    // the client names what it makes, and a second of the same name is refused.
+    // (Values that name, not references to other things: `pins.remove` by `channel` says
+    // nothing of which pin.)
+    if let Some((sibling, fields)) = &op.addressed_as
+        && fields.iter().all(|f| naming_field(f))
+        && !harms_twice()
+    {
+        let fields: Vec<String> = fields.iter().map(|f| format!("`{f}`")).collect();
+        return Some(format!(
+            "the {} that `{}` addresses it by",
+            fields.join(" and "),
+            sibling.trim_start_matches('/')
+        ));
     }
     // The client names what it creates in the path it creates it at: a create whose path ends
     // in the new item's parameter, which the same path also reads or deletes (Moov's "Create

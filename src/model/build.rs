@@ -165,6 +165,7 @@ pub fn build(bundle: &Bundle) -> Result<Api<'_>, NotOpenApi> {
             }
         }
     }
+    address_dotted_methods(bundle, &mut b.operations);
     if version != SpecVersion::Swagger2
         && let Some(hooks) = root.get("webhooks")
         && b.expect(hooks, Shape::Map, || "`webhooks`".into())
@@ -377,6 +378,7 @@ impl<'a> Builder<'a> {
                 item_parameter_description: None,
                 item_confirmed: false,
                 replaced_as_one: false,
+                addressed_as: None,
                 names: std::sync::OnceLock::new(),
             };
             let parent = operation.display();
@@ -712,5 +714,81 @@ impl<T> Fitted for Vec<T> {
     fn fitted(mut self) -> Self {
         self.shrink_to_fit();
         self
+    }
+}
+
+/// [`Operation::addressed_as`], for every POST of an API of dotted methods.
+fn address_dotted_methods<'a>(bundle: &'a Bundle, operations: &mut [Operation<'a>]) {
+    // `/admin.emoji.add` → (`admin.emoji`, `add`).
+    fn object_and_verb(path: &str) -> Option<(&str, &str)> {
+        let last = path.rsplit('/').next()?;
+        last.rsplit_once('.')
+            .filter(|(object, verb)| !object.is_empty() && !verb.is_empty())
+    }
+    // The fields a call requires, the auth `token` Slack sends as a field aside.
+    let required = |op: &Operation<'a>| -> Vec<&'a str> {
+        // (Swagger 2.0's form fields are the body's.)
+        let form_fields = op.request_body.iter().flat_map(|b| &b.form_fields);
+        let mut names: Vec<&'a str> = op
+            .parameters
+            .iter()
+            .chain(form_fields)
+            .filter(|p| p.required && matches!(p.location, "query" | "formData"))
+            .map(|p| p.name)
+            .collect();
+        for media in op.request_body.iter().flat_map(|b| &b.content) {
+            if let Some(schema) = media.schema.map(|s| bundle.deref(s)) {
+                names.extend(
+                    schema
+                        .node
+                        .get("required")
+                        .map(Node::items)
+                        .unwrap_or(&[])
+                        .iter()
+                        .filter_map(Node::as_str),
+                );
+            }
+        }
+        names.retain(|n| *n != "token");
+        names.sort_unstable();
+        names.dedup();
+        names
+    };
+    if !operations
+        .iter()
+        .any(|op| op.site == Site::Path && object_and_verb(op.path).is_some())
+    {
+        return;
+    }
+    let addressing: Vec<(&'a EcoString, &str, Vec<&'a str>)> = operations
+        .iter()
+        .filter(|op| op.site == Site::Path)
+        .filter_map(|op| {
+            let (object, verb) = object_and_verb(op.path)?;
+            matches!(verb, "remove" | "delete" | "info" | "get")
+                .then(|| (op.path, object, required(op)))
+        })
+        .filter(|(_, _, fields)| !fields.is_empty())
+        .collect();
+    for op in operations
+        .iter_mut()
+        .filter(|op| op.site == Site::Path && op.method == Method::Post)
+    {
+        // (A call that makes one: `add`, `create`, `addAlias`; not `invite` or `end`, which act
+        // on one that exists.)
+        let Some((object, verb)) = object_and_verb(op.path) else {
+            continue;
+        };
+        if !crate::heuristics::words(verb)
+            .first()
+            .is_some_and(|w| matches!(w.as_str(), "add" | "create"))
+        {
+            continue;
+        }
+        let own = required(op);
+        op.addressed_as = addressing
+            .iter()
+            .find(|(_, o, fields)| *o == object && fields.iter().all(|f| own.contains(f)))
+            .map(|(path, _, fields)| (*path, fields.clone()));
     }
 }
