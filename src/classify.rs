@@ -830,28 +830,11 @@ fn creates(op: &Operation<'_>) -> Effect {
     // (Stripe's quote: "Default options for … `expires_at` can be set in the dashboard").
     let says_expires = || {
         ["summary", "description"].iter().any(|k| {
-            op.node.node.get(k).and_then(Node::as_str).is_some_and(|t| {
-                let lower = t.to_ascii_lowercase();
-                lower.match_indices("expir").any(|(at, _)| {
-                    let is_name = |c: char| c.is_ascii_alphanumeric() || c == '_';
-                    let start = t[..at]
-                        .char_indices()
-                        .rev()
-                        .find(|(_, c)| !is_name(*c))
-                        .map_or(0, |(i, c)| i + c.len_utf8());
-                    let end = t[at..].find(|c| !is_name(c)).map_or(t.len(), |i| at + i);
-                    let token = &t[start..end];
-                    let identifier = token.contains('_')
-                        || token.chars().skip(1).any(|c| c.is_ascii_uppercase());
-                    let before = words(&lower[..start]);
-                    !identifier
-                        && !before
-                            .iter()
-                            .rev()
-                            .take(2)
-                            .any(|n| matches!(n.as_str(), "never" | "not" | "t" | "nt"))
-                })
-            })
+            op.node
+                .node
+                .get(k)
+                .and_then(Node::as_str)
+                .is_some_and(says_it_expires)
         })
     };
     // (So is an OAuth ticket the user is yet to approve: Netlify's `createTicket` at
@@ -938,6 +921,45 @@ fn creates(op: &Operation<'_>) -> Effect {
         }
     }
     Effect::Creates
+}
+
+/// Whether a text says something expires, as a word ("before the quote expires"): not denied
+/// just before it ("sessions never expire", "doesn't expire"), nor the name of a field
+/// (Stripe's quote: "Default options for … `expires_at` can be set in the dashboard";
+/// `expiresAt`). One pass over the text's tokens, remembering the two before each.
+fn says_it_expires(text: &str) -> bool {
+    if !text.to_ascii_lowercase().contains("expir") {
+        return false;
+    }
+    let mut before: [&str; 2] = ["", ""];
+    for token in text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|t| !t.is_empty())
+    {
+        // (A word that starts so: "expires", "expiry"; not "unexpired".)
+        let expiry_word = token
+            .as_bytes()
+            .get(..5)
+            .is_some_and(|x| x.eq_ignore_ascii_case(b"expir"));
+        // (`expiresAt`, not `EXPIRES`: a capital after a small letter.)
+        let identifier = token.contains('_')
+            || token
+                .as_bytes()
+                .windows(2)
+                .any(|p| p[0].is_ascii_lowercase() && p[1].is_ascii_uppercase());
+        if expiry_word
+            && !identifier
+            && !before.iter().any(|n| {
+                ["never", "not", "t", "nt"]
+                    .iter()
+                    .any(|d| n.eq_ignore_ascii_case(d))
+            })
+        {
+            return true;
+        }
+        before = [before[1], token];
+    }
+    false
 }
 
 /// The words of an operation's text that say it exists for testing only: said of the call

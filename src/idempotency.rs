@@ -776,21 +776,25 @@ pub fn expiring_token(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
     None
 }
 
-/// Wording that says a link stops working within hours: "this URL is only valid for a few
-/// seconds", "expires after 15 minutes".
+/// Wording that says a link stops working within a day: "this URL is only valid for a few
+/// seconds", "expires after 15 minutes", "valid for 24 hours"; not "valid for 168 hours".
 static VALID_BRIEFLY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
         r"(?ix)\b(?:
-            (?:valid|usable)\ (?:only\ )?for\ (?:only\ )?
-          | expires?\ (?:after|in|within)\ 
-        )(?:an?|one|a\ few|[0-9]+)\ (?:seconds?|minutes?|hours?)\b",
+            (?:valid|usable)\s+(?:only\s+)?for\s+(?:only\s+)?
+          | expires?\s+(?:after|in|within)\s+
+        )(?:
+            (?:an?|one|a\s+few|[0-9]+)\s+(?:seconds?|minutes?)
+          | (?:an?|one|a\s+few|[1-9]|1[0-9]|2[0-4])\s+hours?
+        )\b",
     )
     .expect("valid regex")
 });
 
-/// A create that answers with nothing but links that stop working within hours, and no id of
-/// anything kept (Box's `POST /zip_downloads`: a `download_url` "only valid for a few seconds"):
-/// what a retry makes again is a link left to expire. The link's field.
+/// A create that answers with nothing but links that stop working within a day, and no id of
+/// anything kept (`id`, `export_id`, `uuid`): Box's `POST /zip_downloads`, a `download_url`
+/// "only valid for a few seconds". What a retry makes again is a link left to expire. The
+/// link's field.
 pub fn expiring_link(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
     let mut link = None;
     for response in op.responses.iter().filter(|r| r.status.starts_with('2')) {
@@ -798,7 +802,13 @@ pub fn expiring_link(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
             let mut props = Vec::new();
             schema_properties(bundle, schema, 0, &mut props);
             // (An id says something is kept that a duplicate would stand beside.)
-            if props.is_empty() || props.iter().any(|p| squash(p.name) == "id") {
+            if props.is_empty()
+                || props.iter().any(|p| {
+                    words(p.name)
+                        .last()
+                        .is_some_and(|w| matches!(w.as_str(), "id" | "uuid"))
+                })
+            {
                 return None;
             }
             link = link.or_else(|| {
@@ -1218,17 +1228,17 @@ fn money_amount(bundle: &Bundle, props: &[Property<'_>]) -> Option<String> {
     None
 }
 
-/// The short strings of a response's examples (`content.*.example`, `content.*.examples.*.value`,
-/// Swagger 2.0's `examples`), where an error's message is: a bounded number, each of a bounded
-/// length, so a huge example costs nothing.
-fn example_messages<'a>(
-    bundle: &'a Bundle,
-    response: &crate::model::Response<'a>,
-) -> impl Iterator<Item = &'a str> {
-    fn strings<'a>(node: &'a Node, depth: usize, out: &mut Vec<&'a str>) {
-        if out.len() >= 64 || depth > 8 {
+/// The short strings of a response's own examples (`content.*.example`, inline
+/// `content.*.examples.*.value`, Swagger 2.0's `examples`), where an error's message is. An
+/// example reached by `$ref` may be shared with other calls, and is not read. The walk visits a
+/// bounded number of nodes, so a huge example costs no more than a small one.
+fn example_messages<'a>(response: &crate::model::Response<'a>) -> Vec<&'a str> {
+    const MAX_NODES: usize = 256;
+    fn strings<'a>(node: &'a Node, depth: usize, budget: &mut usize, out: &mut Vec<&'a str>) {
+        if *budget == 0 || depth > 8 || node.get("$ref").is_some() {
             return;
         }
+        *budget -= 1;
         if let Some(s) = node.as_str() {
             if s.len() <= 500 {
                 out.push(s);
@@ -1236,29 +1246,70 @@ fn example_messages<'a>(
             return;
         }
         for e in node.entries() {
-            strings(&e.value, depth + 1, out);
+            strings(&e.value, depth + 1, budget, out);
         }
         for i in node.items() {
-            strings(i, depth + 1, out);
+            strings(i, depth + 1, budget, out);
         }
     }
     let mut out = Vec::new();
-    let mut examples: Vec<At<'a>> = response.node.get("examples").into_iter().collect();
-    if let Some(content) = response.node.get("content").map(|c| bundle.deref(c)) {
-        for e in content.node.entries() {
-            let media = bundle.deref(content.with(&e.value));
+    let mut budget = MAX_NODES;
+    let mut examples: Vec<&'a Node> = response
+        .node
+        .get("examples")
+        .map(|e| e.node)
+        .into_iter()
+        .collect();
+    if let Some(content) = response
+        .node
+        .node
+        .get("content")
+        .filter(|c| c.get("$ref").is_none())
+    {
+        for e in content.entries() {
+            let media = &e.value;
             examples.extend(media.get("example"));
             if let Some(named) = media.get("examples") {
-                for x in named.node.entries() {
-                    examples.extend(bundle.deref(named.with(&x.value)).get("value"));
+                for x in named.entries() {
+                    examples.extend(x.value.get("value"));
                 }
             }
         }
     }
     for example in examples {
-        strings(bundle.deref(example).node, 0, &mut out);
+        strings(example, 0, &mut budget, &mut out);
     }
-    out.into_iter()
+    out
+}
+
+/// Whether an error message names what is refused by a word that names a thing: "The contact
+/// name … must be unique", "Linked object identifier … is already in use"; not "The voucher is
+/// already assigned to another order", which speaks of an input.
+fn names_what_is_refused(message: &str) -> bool {
+    words(message).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "name"
+                | "key"
+                | "slug"
+                | "code"
+                | "email"
+                | "username"
+                | "login"
+                | "handle"
+                | "identifier"
+                | "title"
+                | "label"
+        )
+    })
+}
+
+/// `text` cut to at most `max` characters, with "…" where it was cut.
+fn shortened_to(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}…", text[..cut].trim_end()),
+        None => text.to_string(),
+    }
 }
 
 /// Wording of a natural key that refuses a second create: "names must be unique", "a webhook
@@ -1793,33 +1844,38 @@ pub fn natural_key(
         // "When an enterprise does not yet have any classifications, this API call initializes
         // the classification template" (Box): a call made once, while there is none; a retry
         // finds the one the first made.
+        // (What there is none of must be what it initializes: not "Initializes a new cart for
+        // a visitor who does not have any saved addresses".)
         let first_only = || {
             if !lower.contains("initiali") {
                 return None;
             }
             // (Quoted as written, its line breaks collapsed.)
+            // (A sentence, not a wall of text: each "have any" is weighed against its words.)
             text.split(['.', ';'])
+                .filter(|sentence| sentence.len() <= 1000)
                 .map(|sentence| sentence.split_whitespace().collect::<Vec<_>>().join(" "))
                 .find(|sentence| {
-                    let sentence = sentence.to_ascii_lowercase();
-                    sentence.contains("initiali")
-                        && [
-                            "does not yet have any",
-                            "doesn't yet have any",
-                            "does not have any",
-                            "doesn't have any",
-                            "do not yet have any",
-                            "don't yet have any",
-                            "do not have any",
-                            "don't have any",
-                            "not yet been initiali",
-                        ]
-                        .iter()
-                        .any(|p| sentence.contains(p))
+                    let w = words(sentence);
+                    let initializes = w.iter().any(|x| x.starts_with("initiali"));
+                    initializes
+                        && (0..w.len().saturating_sub(2)).any(|k| {
+                            if w[k] != "have" || w[k + 1] != "any" {
+                                return false;
+                            }
+                            let denied = w[k.saturating_sub(3)..k]
+                                .iter()
+                                .any(|x| matches!(x.as_str(), "not" | "t" | "nt"));
+                            let none_of = singular(&w[k + 2]);
+                            denied
+                                && w.iter().enumerate().any(|(i, x)| {
+                                    (i + 3 < k || i > k + 2) && singular(x) == none_of
+                                })
+                        })
                 })
         };
         if let Some(sentence) = first_only().filter(|_| !harms_twice()) {
-            return Some(format!("its {key}: \"{sentence}\""));
+            return Some(format!("its {key}: \"{}\"", shortened_to(&sentence, 160)));
         }
         if let Some(m) = by_design()
             .or_else(unique_said)
@@ -1943,14 +1999,24 @@ pub fn natural_key(
     // gives (Xero's `POST /Contacts`: "The contact name Buzz Lightyear is already assigned to
     // another contact. The contact name must be unique across all active contacts."). Not a
     // response shared by `$ref`, whose examples may speak of another call.
-    if let Some(r) = op
+    if let Some((r, m)) = op
         .responses
         .iter()
         .filter(|r| matches!(r.status, "409" | "400" | "422"))
         .filter(|r| r.node.file == r.declared.file && r.node.node.span == r.declared.span)
-        .find(|r| example_messages(bundle, r).any(natural_key_said) && !harms_twice())
+        .find_map(|r| {
+            example_messages(r)
+                .into_iter()
+                .find(|m| names_what_is_refused(m) && natural_key_said(m))
+                .map(|m| (r, m))
+        })
+        && !harms_twice()
     {
-        return Some(format!("the {} response's example", r.status));
+        return Some(format!(
+            "the {} response's example: \"{}\"",
+            r.status,
+            shortened_to(m, 160)
+        ));
     }
     // An error code the spec lists for the call that says the thing is already there (Slack's
     // `already_reacted` of `reactions.add`, `already_in_channel`, a `NAME_TAKEN`), on a call that
@@ -1995,8 +2061,10 @@ pub fn natural_key(
     // the client names what it makes, and a second of the same name is refused.
     // (Values that name, not references to other things: `pins.remove` by `channel` says
     // nothing of which pin.)
-    if let Some((sibling, fields)) = &op.addressed_as
-        && fields.iter().all(|f| naming_field(f))
+    if let Some((sibling, fields)) = op
+        .addressed_as
+        .iter()
+        .find(|(_, fields)| fields.iter().all(|f| naming_field(f)))
         && !harms_twice()
     {
         let fields: Vec<String> = fields.iter().map(|f| format!("`{f}`")).collect();
@@ -2037,12 +2105,9 @@ pub fn natural_key(
         // Required, or a value only the client can choose: a name, a slug, an external id
         // (Okta's `externalId` of `/users/{externalId}`). An optional plain `id` is usually
         // made by the server when left out (the petstore's pet `id`).
-        // (Or described as unique: Okta's binding `role`, "Unique key for the role".)
         let chosen = |p: &Property<'_>| {
             p.required
                 || ((naming_field(p.name) || squash(p.name).starts_with("external"))
-                    && !made_when_omitted(&p.schema))
-                || (description_of(&p.schema).is_some_and(unique_field_said)
                     && !made_when_omitted(&p.schema))
         };
         // A body that is a list makes one item per element, each named by its own field
@@ -2060,6 +2125,21 @@ pub fn natural_key(
         {
             return Some(format!(
                 "the `{}` it sends names the new item (`{{{param}}}`)",
+                p.name
+            ));
+        }
+        // The item is addressed by another thing's id, which the body sends as that thing and
+        // describes as unique (Okta's role binding at `/bindings/{roleIdOrLabel}`, whose `role`
+        // is "Unique key for the role"): one item per role. (A required `product` of a cart's
+        // `/items/{productId}` may add to the quantity instead.)
+        if let Some(p) = props.iter().filter(writable).find(|p| {
+            description_of(&p.schema).is_some_and(unique_field_said)
+                && !made_when_omitted(&p.schema)
+                && addressed_through(param, p.name, &collection)
+                && scalar_value(p.name, &p.schema)
+        }) {
+            return Some(format!(
+                "the `{}` it sends addresses the new item (`{{{param}}}`)",
                 p.name
             ));
         }
@@ -2489,20 +2569,40 @@ fn names_item(param: &str, name: &str, collection: &[String]) -> bool {
     }
     let param = squash(param);
     let name = squash(name);
-    let singular = collection
-        .last()
-        .map(|noun| noun.strip_suffix('s').unwrap_or(noun));
-    // The id of another thing that the item is addressed by, sent as that thing (Okta's
-    // role binding at `/bindings/{roleIdOrLabel}`, whose body sends the `role`): one item per
-    // role. (Not the collection's own noun: a `user` sent to `/users/{userId}`.)
-    let by_what_it_binds = param_words.split(|w| w == "or").any(|alternative| {
-        matches!(alternative, [.., id] if id == "id")
-            && alternative[..alternative.len() - 1].concat() == name
-    }) && singular != Some(name.as_str());
-    by_what_it_binds
-        || singular.is_some_and(|singular| {
-            param.strip_suffix(name.as_str()) == Some(singular) && !name.is_empty()
+    collection.last().is_some_and(|noun| {
+        let singular = noun.strip_suffix('s').unwrap_or(noun);
+        param.strip_suffix(name.as_str()) == Some(singular) && !name.is_empty()
+    })
+}
+
+/// Whether an item parameter is the id of another thing that `name` sends: `{roleIdOrLabel}`
+/// (or `{roleId}`) and `role`. Not the collection's own noun, however its plural is spelled: an
+/// `entry` sent to `/entries/{entryId}`, a `phone_number` to `/phone_numbers/{phoneNumberId}`.
+fn addressed_through(param: &str, name: &str, collection: &[String]) -> bool {
+    let name = squash(name);
+    let own = singular(&collection.concat());
+    !name.is_empty()
+        && name != own
+        && words(param).split(|w| w == "or").any(|alternative| {
+            matches!(alternative, [.., id] if id == "id")
+                && alternative[..alternative.len() - 1].concat() == name
         })
+}
+
+/// A squashed plural noun made singular: `entries` → `entry`, `addresses` → `address`,
+/// `phonenumbers` → `phonenumber`.
+fn singular(noun: &str) -> String {
+    if let Some(stem) = noun.strip_suffix("ies") {
+        format!("{stem}y")
+    } else if let Some(stem) = ["sses", "xes", "ches", "shes", "zes"]
+        .iter()
+        .find_map(|e| noun.strip_suffix(e).map(|s| (s, &e[..e.len() - 2])))
+        .map(|(s, kept)| format!("{s}{kept}"))
+    {
+        stem
+    } else {
+        noun.strip_suffix('s').unwrap_or(noun).to_string()
+    }
 }
 
 /// Whether a path parameter's description says it holds an id or the field `name` ("Coupon ID
@@ -2651,18 +2751,21 @@ fn repeat_found(description: &str) -> bool {
 /// Whether a success's description says what a retried duplicate gets: PayPal's "If a duplicate
 /// response is retried, returns the HTTP `200 OK` status code".
 fn retry_answered(description: &str) -> bool {
-    let w = words(short(description));
-    let at = |word: &str| w.iter().position(|x| x == word);
-    // (The "returns" after the retry: PayPal's "A successful request returns the HTTP `201
-    // Created` status code. If a duplicate response is retried, returns the HTTP `200 OK`".)
-    let (Some(d), Some(r)) = (at("duplicate"), at("retried")) else {
-        return false;
-    };
-    d < r
-        && w[r..]
-            .iter()
-            .position(|x| x == "returns" || x == "return")
-            .is_some_and(|t| r + t - d <= 16)
+    // (In one sentence, the "returns" after the retry: not "A duplicate invoice is created when
+    // the request is retried. Returns the invoice.", nor an earlier "A successful request
+    // returns the HTTP `201 Created` status code".)
+    short(description).split(['.', ';']).any(|sentence| {
+        let w = words(sentence);
+        let at = |word: &str| w.iter().position(|x| x == word);
+        let (Some(d), Some(r)) = (at("duplicate"), at("retried")) else {
+            return false;
+        };
+        d < r
+            && w[r..]
+                .iter()
+                .position(|x| x == "returns" || x == "return")
+                .is_some_and(|t| r + t - d <= 16)
+    })
 }
 
 /// A field's description that says its value is unique to what it names: "A unique and

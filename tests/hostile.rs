@@ -882,3 +882,81 @@ fn a_50_mb_single_line_spec_renders_in_every_format() {
         }
     }
 }
+
+/// Wording read by the rules is read in one pass, and shared structure once per use, however
+/// it repeats: a 700 KB description of "never expires", a 200 KB name full of `expir`, an
+/// error example of 100,000 items under each of 2,000 operations, and 10,000 dotted methods
+/// beside their removers. (The first three took minutes when the work grew with the square of
+/// the input, and the run's 60 s timeout fails the test; the methods are matched to their
+/// removers through a map, which this size only checks for correctness.)
+#[test]
+fn repeated_wording_and_many_siblings_are_read_in_linear_time() {
+    let never = "never expires ".repeat(50_000);
+    let token = format!("_{}", "expir".repeat(40_000));
+    let mut paths = serde_json::Map::new();
+    paths.insert(
+        "/quotes".into(),
+        serde_json::json!({"post": {
+            "description": format!("A quote. {never} {token}"),
+            "responses": {"201": {"description": "Created"}}
+        }}),
+    );
+    let big: Vec<u32> = (0..100_000).collect();
+    paths.insert(
+        "/widgets".into(),
+        serde_json::json!({"post": {
+            "responses": {
+                "201": {"description": "Created"},
+                "400": {"description": "Bad", "content": {"application/json": {"example": {"items": big}}}}
+            }
+        }}),
+    );
+    for i in 0..2_000 {
+        paths.insert(
+            format!("/w{i}/things"),
+            serde_json::json!({"post": {
+                "responses": {
+                    "201": {"description": "Created"},
+                    "400": {"description": "Bad", "content": {"application/json": {
+                        "examples": {"big": {"$ref": "#/components/examples/Big"}}
+                    }}}
+                }
+            }}),
+        );
+    }
+    let form = |names: &[&str]| -> serde_json::Value {
+        names
+            .iter()
+            .map(|n| serde_json::json!({"name": n, "in": "query", "required": true, "schema": {"type": "string"}}))
+            .collect()
+    };
+    for i in 0..10_000 {
+        paths.insert(
+            format!("/a{i}/o.add"),
+            serde_json::json!({"post": {"parameters": form(&["name", "url"]), "responses": {"200": {"description": "ok"}}}}),
+        );
+        paths.insert(
+            format!("/a{i}/o.remove"),
+            serde_json::json!({"post": {"parameters": form(&["name"]), "responses": {"200": {"description": "ok"}}}}),
+        );
+    }
+    let spec = serde_json::json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Repeats", "version": "1"},
+        "paths": paths,
+        "components": {"examples": {"Big": {"value": {"message": "The name is already in use.", "items": big}}}}
+    });
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("repeats.json"), spec.to_string()).unwrap();
+    let (code, out, err) = check_in(dir.path(), &["repeats.json", "--fail-on", "never"]);
+    assert_eq!(code, 0, "{err}");
+    // The quote "never expires": kept on file, and reported.
+    assert!(
+        out.contains("warning[missing-idempotency-key] POST /quotes has no"),
+        "{out}"
+    );
+    // An example reached by `$ref` is not read as the call's own: each create is reported.
+    assert!(out.contains("POST /w1999/things has no"), "{out}");
+    // Each dotted add is named by the `name` its remover addresses it by: none is reported.
+    assert!(!out.contains("o.add"), "{out}");
+}

@@ -378,7 +378,7 @@ impl<'a> Builder<'a> {
                 item_parameter_description: None,
                 item_confirmed: false,
                 replaced_as_one: false,
-                addressed_as: None,
+                addressed_as: Vec::new(),
                 names: std::sync::OnceLock::new(),
             };
             let parent = operation.display();
@@ -719,11 +719,12 @@ impl<T> Fitted for Vec<T> {
 
 /// [`Operation::addressed_as`], for every POST of an API of dotted methods.
 fn address_dotted_methods<'a>(bundle: &'a Bundle, operations: &mut [Operation<'a>]) {
-    // `/admin.emoji.add` → (`admin.emoji`, `add`).
+    // `/api/admin.emoji.add` → (`/api/admin.emoji`, `add`): the object is the whole path but
+    // its verb, so `/v1/emoji.add` and `/v2/emoji.remove` are not siblings.
     fn object_and_verb(path: &str) -> Option<(&str, &str)> {
-        let last = path.rsplit('/').next()?;
-        last.rsplit_once('.')
-            .filter(|(object, verb)| !object.is_empty() && !verb.is_empty())
+        let (object, verb) = path.rsplit_once('.')?;
+        let last = object.rsplit('/').next()?;
+        (!last.is_empty() && !verb.is_empty() && !verb.contains('/')).then_some((object, verb))
     }
     // The fields a call requires, the auth `token` Slack sends as a field aside.
     let required = |op: &Operation<'a>| -> Vec<&'a str> {
@@ -754,29 +755,35 @@ fn address_dotted_methods<'a>(bundle: &'a Bundle, operations: &mut [Operation<'a
         names.dedup();
         names
     };
-    if !operations
-        .iter()
-        .any(|op| op.site == Site::Path && object_and_verb(op.path).is_some())
-    {
+    let addressing_verb = |verb: &str| matches!(verb, "remove" | "delete" | "info" | "get");
+    // The methods that remove, delete or read one, by object, in the order of the paths.
+    let mut addressing: std::collections::HashMap<&str, Vec<(&'a EcoString, Vec<&'a str>)>> =
+        std::collections::HashMap::new();
+    for op in operations.iter().filter(|op| op.site == Site::Path) {
+        let path: &'a EcoString = op.path;
+        if let Some((object, verb)) = object_and_verb(path)
+            && addressing_verb(verb)
+        {
+            let fields = required(op);
+            if !fields.is_empty() {
+                addressing.entry(object).or_default().push((path, fields));
+            }
+        }
+    }
+    if addressing.is_empty() {
         return;
     }
-    let addressing: Vec<(&'a EcoString, &str, Vec<&'a str>)> = operations
-        .iter()
-        .filter(|op| op.site == Site::Path)
-        .filter_map(|op| {
-            let (object, verb) = object_and_verb(op.path)?;
-            matches!(verb, "remove" | "delete" | "info" | "get")
-                .then(|| (op.path, object, required(op)))
-        })
-        .filter(|(_, _, fields)| !fields.is_empty())
-        .collect();
     for op in operations
         .iter_mut()
         .filter(|op| op.site == Site::Path && op.method == Method::Post)
     {
         // (A call that makes one: `add`, `create`, `addAlias`; not `invite` or `end`, which act
         // on one that exists.)
-        let Some((object, verb)) = object_and_verb(op.path) else {
+        let path: &'a EcoString = op.path;
+        let Some((object, verb)) = object_and_verb(path) else {
+            continue;
+        };
+        let Some(siblings) = addressing.get(object) else {
             continue;
         };
         if !crate::heuristics::words(verb)
@@ -786,9 +793,10 @@ fn address_dotted_methods<'a>(bundle: &'a Bundle, operations: &mut [Operation<'a
             continue;
         }
         let own = required(op);
-        op.addressed_as = addressing
+        op.addressed_as = siblings
             .iter()
-            .find(|(_, o, fields)| *o == object && fields.iter().all(|f| own.contains(f)))
-            .map(|(path, _, fields)| (*path, fields.clone()));
+            .filter(|(_, fields)| fields.iter().all(|f| own.contains(f)))
+            .cloned()
+            .collect();
     }
 }

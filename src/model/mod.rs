@@ -159,11 +159,11 @@ pub struct Operation<'a> {
     /// Whether a PUT at the same path replaces one thing (its body an object, not a list):
     /// Xero's `/Employees/{EmployeeID}/ukopeningbalances`, whatever its plural name.
     pub replaced_as_one: bool,
-    /// In an API of dotted methods (Slack's `/admin.emoji.add`), a sibling method of the same
-    /// object that removes, deletes or reads one (`/admin.emoji.remove`), and the required
-    /// fields it addresses it by (`name`), when this operation requires them all: what it
-    /// makes is named by values the client sends.
-    pub addressed_as: Option<(&'a EcoString, Vec<&'a str>)>,
+    /// In an API of dotted methods (Slack's `/admin.emoji.add`), the sibling methods of the same
+    /// object (the same path but its verb) that remove, delete or read one
+    /// (`/admin.emoji.remove`), each with the required fields it addresses one by (`name`), when
+    /// this operation requires them all: what it makes may be named by values the client sends.
+    pub addressed_as: Vec<(&'a EcoString, Vec<&'a str>)>,
     /// The words of its names, split once for every classifier that reads them
     /// ([`crate::classify`]).
     pub(crate) names: std::sync::OnceLock<crate::classify::NameWords>,
