@@ -186,7 +186,7 @@ fn marked_state(seg_words: &[String]) -> Option<String> {
 }
 
 /// The nouns a create verb heads in the operationId and the summary, singular: the head of
-/// the noun phrase after `create` and any article, up to a preposition (`file` of "Create
+/// the noun phrase after `create` (or `insert`: Formance's "Insert a schema") and any article, up to a preposition (`file` of "Create
 /// File", `ledger` of `v2CreateLedger`, `message` of "Create a thread message", `comment` of
 /// `createCommentForFile`, `card` of "Create card on board").
 pub fn created_nouns(op: &Operation<'_>) -> Vec<String> {
@@ -194,7 +194,9 @@ pub fn created_nouns(op: &Operation<'_>) -> Vec<String> {
     [&names.id, &names.lead]
         .into_iter()
         .filter_map(|w| {
-            let at = w.iter().position(|x| x == "create")?;
+            let at = w
+                .iter()
+                .position(|x| matches!(x.as_str(), "create" | "insert"))?;
             let phrase: Vec<&String> = w[at + 1..]
                 .iter()
                 .skip_while(|x| matches!(x.as_str(), "a" | "an" | "the" | "new"))
@@ -1051,7 +1053,19 @@ fn deletes(op: &Operation<'_>) -> Option<String> {
             .iter()
             .take(6)
             .any(|w| CREATE_WORDS.contains(&w.as_str()));
-    (!other_write).then(|| verb.clone())
+    // What the other write sends is what is to be deleted (Okta's `bulk-delete`, "Upload the
+    // data to be deleted", `uploadIdentitySourceDataForDelete`): the call stages a delete.
+    let for_deletion = |w: &[String]| {
+        w.windows(3).any(|x| {
+            x[0] == "to" && x[1] == "be" && DELETE_VERBS.contains(&base_verb(&x[2]).as_str())
+        }) || w.windows(2).any(|x| {
+            x[0] == "for"
+                && (DELETE_VERBS.contains(&x[1].as_str())
+                    || matches!(x[1].as_str(), "deletion" | "removal"))
+        })
+    };
+    let staged = for_deletion(lead_words) || for_deletion(&names.id);
+    (!other_write || staged).then(|| verb.clone())
 }
 
 /// The delete verb of a POST that deletes "the last", "the first" or "the next" one, whose every

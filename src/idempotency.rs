@@ -649,6 +649,42 @@ pub fn repeat_answer<'a>(op: &Operation<'a>, verb: &str) -> Option<&'a str> {
         })
 }
 
+/// What a repeat of a transition answers, as the spec says: [`repeat_answer`] of its verb, or
+/// of `mark` (a mark quoted by its state is answered "already marked"), or
+/// [`repeat_flagged`].
+pub fn transition_repeat_answer<'a>(
+    bundle: &'a Bundle,
+    op: &Operation<'a>,
+    verb: &str,
+) -> Option<&'a str> {
+    repeat_answer(op, verb)
+        .or_else(|| repeat_answer(op, "mark"))
+        .or_else(|| repeat_flagged(bundle, op))
+}
+
+/// The success whose schema has a flag for a state already reached, which answers a repeat
+/// whatever else the request sends: Slack's `conversations.leave`, whose 200 has a boolean
+/// `not_in_channel`; `already_in_channel` of `conversations.join`.
+pub fn repeat_flagged<'a>(bundle: &'a Bundle, op: &Operation<'a>) -> Option<&'a str> {
+    let flag = |p: &Property<'_>| {
+        let w = words(p.name);
+        p.schema.node.get("type").and_then(Node::as_str) == Some("boolean")
+            && (matches!(w.as_slice(), [already, _, ..] if already == "already")
+                || matches!(w.as_slice(), [not, at, _, ..] if not == "not" && at == "in"))
+    };
+    op.responses
+        .iter()
+        .filter(|r| r.status.starts_with('2'))
+        .find(|r| {
+            response_schemas(bundle, r).into_iter().any(|schema| {
+                let mut props = Vec::new();
+                schema_properties(bundle, schema, 0, &mut props);
+                props.iter().any(flag)
+            })
+        })
+        .map(|r| r.status)
+}
+
 /// Whether a required body field carries the version the client last read (Square's
 /// `version`: "The version of the invoice to cancel"): the server refuses a stale one, so a
 /// retry of an update or transition that already applied is refused rather than applied twice.
@@ -2432,7 +2468,15 @@ fn created_at_its_own_path<'a>(op: &Operation<'a>) -> Option<&'a str> {
     .find_map(|s| squashed.strip_suffix(s).filter(|b| !b.is_empty()))
     .unwrap_or(&squashed)
     .to_string();
-    created.contains(&bare).then_some(param)
+    // (Or the collection the parameter names one of: Formance's "Insert a schema" at
+    // `/schemas/{version}`.)
+    let collection = path[..path.len() - last.len()]
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .filter(|c| !c.starts_with('{'))
+        .map(|c| singular(&squash(c)));
+    (created.contains(&bare) || collection.is_some_and(|c| created.contains(&c))).then_some(param)
 }
 
 /// Whether a create at a collection has its new item confirmed by another POST, the item path

@@ -311,28 +311,34 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                     Verdict::Good,
                     "a retry sets the same values again (an update of absolute values)".to_string(),
                 ),
-                Effect::Transitions(verb) => match crate::idempotency::repeat_answer(op, &verb)
-                    .filter(|_| crate::rules::only_identifies_or_bodiless(bundle, op))
-                {
-                    Some(status) if status.starts_with('2') || status.starts_with('3') => (
-                        Verdict::Good,
-                        format!("a repeat is answered {status}, as the first (`{verb}`)"),
-                    ),
-                    // As `missing-idempotency-key` judges it: a switch repeated with the same
-                    // request stays where it is, unless a repeat is documented as refused.
-                    None if crate::classify::is_switch(op, &verb)
-                        && crate::rules::only_identifies_or_bodiless(bundle, op) =>
-                    {
-                        (
+                Effect::Transitions(verb) => {
+                    // (A flag answers whatever else the body sends.)
+                    let repeat = if crate::rules::only_identifies_or_bodiless(bundle, op) {
+                        crate::idempotency::transition_repeat_answer(bundle, op, &verb)
+                    } else {
+                        crate::idempotency::repeat_flagged(bundle, op)
+                    };
+                    match repeat {
+                        Some(status) if status.starts_with('2') || status.starts_with('3') => (
                             Verdict::Good,
-                            format!("a switch (`{verb}`) repeated stays where it is"),
-                        )
+                            format!("a repeat is answered {status}, as the first (`{verb}`)"),
+                        ),
+                        // As `missing-idempotency-key` judges it: a switch repeated with the same
+                        // request stays where it is, unless a repeat is documented as refused.
+                        None if crate::classify::is_switch(op, &verb)
+                            && crate::rules::only_identifies_or_bodiless(bundle, op) =>
+                        {
+                            (
+                                Verdict::Good,
+                                format!("a switch (`{verb}`) repeated stays where it is"),
+                            )
+                        }
+                        _ => (
+                            Verdict::Gap,
+                            format!("a retry repeats the transition (`{verb}`): no key"),
+                        ),
                     }
-                    _ => (
-                        Verdict::Gap,
-                        format!("a retry repeats the transition (`{verb}`): no key"),
-                    ),
-                },
+                }
                 // As `missing-idempotency-key` judges it: a resend exists to send once more.
                 Effect::Sends(verb) if crate::rules::resends(op, &verb) => (
                     Verdict::Good,

@@ -122,11 +122,14 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         // request: it lands in the same state, and what matters is what a repeat answers.
         let target_only =
             matches!(effect, Effect::Transitions(_)) && only_identifies_or_bodiless(cx.bundle, op);
-        // What the spec says a repeat answers: a response described as "already" in that state.
+        // What the spec says a repeat answers: a response described as "already" in that state,
+        // or a success with a flag for it.
+        // (A flag answers whatever else the body sends.)
         let repeat = match &effect {
-            // (A mark quoted by its state is answered as "already marked" too.)
-            Effect::Transitions(verb) if target_only => crate::idempotency::repeat_answer(op, verb)
-                .or_else(|| crate::idempotency::repeat_answer(op, "mark")),
+            Effect::Transitions(verb) if target_only => {
+                crate::idempotency::transition_repeat_answer(cx.bundle, op, verb)
+            }
+            Effect::Transitions(_) => crate::idempotency::repeat_flagged(cx.bundle, op),
             _ => None,
         };
         if repeat.is_some_and(|status| status.starts_with('2') || status.starts_with('3')) {
