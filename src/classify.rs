@@ -68,11 +68,11 @@ impl Exemption {
 /// anywhere".
 static NOT_STORED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?ix)\b(
+        r"(?ix)(?-u:\b)(
             (is|are|will\ be|get|gets)\ not\ (be\ )?(saved|stored|persisted)
           | without\ (saving|storing|persisting)
           | no\ changes\ are\ (made|saved)
-        )\b",
+        )(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -84,15 +84,15 @@ static NOT_STORED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(
 /// "one-time-use codes [that] expire 60 minutes after being issued".
 static SHORT_LIVED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?ix)\b(
+        r"(?ix)(?-u:\b)(
             short[-\ ]lived | ephemeral | single[-\ ]use\ tokens?
           | single[-\ ]use\ (?:login|sign[-\ ]in|magic|auth|authentication)\ links?
             # Stripe's AccountLink: a single-use Stripe URL to redirect a user to.
           | single[-\ ]use\ (?:[a-z]+\ )?url
-          | one[-\ ]time[-\ ]use\ codes?\b[^.]{0,80}\bexpire
+          | one[-\ ]time[-\ ]use\ codes?(?-u:\b)[^.]{0,80}(?-u:\b)expire
           | expires?\ (after|in|within)\ (an?|one|a\ few|[0-9]+)\ (seconds?|minutes?|hours?)
           | expires?\ (an?|one|a\ few|[0-9]+)\ (seconds?|minutes?|hours?)\ after
-        )\b",
+        )(?-u:\b)",
     )
     .expect("valid regex")
 });

@@ -23,7 +23,7 @@ pub struct Evidence {
 /// append must go onto what exists or at the end.
 static RELATIVE_WORDING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?ix)\b(
+        r"(?ix)(?-u:\b)(
             (added\ to|subtracted\ from|deducted\ from|relative\ to)
               \ (the\ |its\ |their\ |a\ )?
               (current|existing|previous|remaining|balance|total|count|quantity|amount|value|stock|inventory|counter|score|points)
@@ -31,9 +31,9 @@ static RELATIVE_WORDING: LazyLock<Regex> = LazyLock::new(|| {
             # Extends the trial by 7 days: a retry extends it again.
           | extends?\ (?:(?-u:[a-z])+\ ){0,10}?by\ (?:[0-9]+|an?|one|another)\ (?:more\ )?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|units?|seats?|credits?|points?)
           | increase[sd]?\ or\ decrease[sd]?
-          | append(?:s|ed)?\ [^.]{0,60}?\b(?:to|onto)\ (?:the\ )?(?:existing|current|end)
-          | add(?:s|ed)?\ [^.]{0,60}?\bto\ the\ end
-        )\b",
+          | append(?:s|ed)?\ [^.]{0,60}?(?-u:\b)(?:to|onto)\ (?:the\ )?(?:existing|current|end)
+          | add(?:s|ed)?\ [^.]{0,60}?(?-u:\b)to\ the\ end
+        )(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -403,9 +403,9 @@ pub struct Lifetime {
 static LIFETIME: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?ix)
-        \b(?P<n>[0-9]+(?:\.[0-9]+)?|an?|one|two|three|seven|thirty)[\ \-]?
-          (?P<unit>s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?|months?)\b
-        | \b(?P<forever>forever|indefinitely|never\ expires?)\b",
+        (?-u:\b)(?P<n>[0-9]+(?:\.[0-9]+)?|an?|one|two|three|seven|thirty)[\ \-]?
+          (?P<unit>s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?|months?)(?-u:\b)
+        | (?-u:\b)(?P<forever>forever|indefinitely|never\ expires?)(?-u:\b)",
     )
     .expect("valid regex")
 });

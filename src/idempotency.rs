@@ -154,9 +154,9 @@ static STRONG_KEY_WORDING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLo
     regex::Regex::new(
         r"(?ix)
         idempoten
-        | \b(retr(y|ies|ied|ying)|duplicat(?-u:\w)*|de-?dup(?-u:\w)*|replay(?-u:\w)*|more\ than\ once|only\ once)\b
-        | \b(client[-\ ]generated|generated\ by\ the\ client|chosen\ by\ the\ client)\b
-        | \bunique\b[^.]{0,40}\b(this|each|every|the)\ (request|call|submission|attempt)\b",
+        | (?-u:\b)(retr(y|ies|ied|ying)|duplicat(?-u:\w)*|de-?dup(?-u:\w)*|replay(?-u:\w)*|more\ than\ once|only\ once)(?-u:\b)
+        | (?-u:\b)(client[-\ ]generated|generated\ by\ the\ client|chosen\ by\ the\ client)(?-u:\b)
+        | (?-u:\b)unique(?-u:\b)[^.]{0,40}(?-u:\b)(this|each|every|the)\ (request|call|submission|attempt)(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -167,9 +167,9 @@ static KEY_WORDING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new
     regex::Regex::new(
         r"(?ix)
         idempoten
-        | \b(retr(y|ies|ied|ying)|duplicat(?-u:\w)*|de-?dup(?-u:\w)*|replay(?-u:\w)*|more\ than\ once|only\ once)\b
-        | \bunique\b[^.]{0,60}\b(request|call|submission|operation|attempt)s?\b
-        | \b(client[-\ ]generated|generated\ by\ the\ client|chosen\ by\ the\ client)\b",
+        | (?-u:\b)(retr(y|ies|ied|ying)|duplicat(?-u:\w)*|de-?dup(?-u:\w)*|replay(?-u:\w)*|more\ than\ once|only\ once)(?-u:\b)
+        | (?-u:\b)unique(?-u:\b)[^.]{0,60}(?-u:\b)(request|call|submission|operation|attempt)s?(?-u:\b)
+        | (?-u:\b)(client[-\ ]generated|generated\ by\ the\ client|chosen\ by\ the\ client)(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -178,7 +178,7 @@ static KEY_WORDING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new
 /// payment to be canceled".
 static OTHER_REQUEST: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\bidentif(?:y|ying|ies)\s+the\s+(?:(?-u:\w)+\s+){0,2}?(?:to\s+be|that|which)\b",
+        r"(?i)(?-u:\b)identif(?:y|ying|ies)\s+the\s+(?:(?-u:\w)+\s+){0,2}?(?:to\s+be|that|which)(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -186,7 +186,7 @@ static OTHER_REQUEST: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::n
 /// Wording that names a field or header an idempotency key outright, whatever its name: "will
 /// serve as an idempotency token".
 static IDEMPOTENCY_WORD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r"(?i)\bidempoten(t|cy)\b").expect("valid regex")
+    regex::Regex::new(r"(?i)(?-u:\b)idempoten(t|cy)(?-u:\b)").expect("valid regex")
 });
 
 /// Wording that calls a header or field an idempotency key or token outright ("will serve as
@@ -194,10 +194,11 @@ static IDEMPOTENCY_WORD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock
 /// what something else makes idempotent ("makes the update idempotent").
 fn described_as_key(description: &str) -> bool {
     static AS_KEY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"(?i)\bidempotency[\s-]+(?:key|token)s?\b").expect("valid regex")
+        regex::Regex::new(r"(?i)(?-u:\b)idempotency[\s-]+(?:key|token)s?(?-u:\b)")
+            .expect("valid regex")
     });
     static DENIED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"(?i)\bnot\s+(?:an?\s+|the\s+)?idempotency").expect("valid regex")
+        regex::Regex::new(r"(?i)(?-u:\b)not\s+(?:an?\s+|the\s+)?idempotency").expect("valid regex")
     });
     AS_KEY.is_match(description) && !DENIED.is_match(description)
 }
@@ -207,7 +208,7 @@ fn described_as_key(description: &str) -> bool {
 fn map_keyed_by_key(description: &str) -> bool {
     static KEYED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
-            r"(?i)\b(?:each\s+key\s+is\s+the|keyed\s+by(?:\s+the|\s+an?|\s+its)?)\s+`?idempotency[\s_-]+(?:key|token)",
+            r"(?i)(?-u:\b)(?:each\s+key\s+is\s+the|keyed\s+by(?:\s+the|\s+an?|\s+its)?)\s+`?idempotency[\s_-]+(?:key|token)",
         )
         .expect("valid regex")
     });
@@ -273,7 +274,7 @@ pub fn header_carries_key(settings: &Settings, p: &Parameter<'_>) -> bool {
 /// the thing: "Triggers whenever a named version is created".
 static EVENT_OF_A_CREATE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\b([a-z_]+)\s+(?:is|are|was|were|gets?|has\s+been|have\s+been)\s+(?:created|added|deleted|removed)\b",
+        r"(?i)(?-u:\b)([a-z_]+)\s+(?:is|are|was|were|gets?|has\s+been|have\s+been)\s+(?:created|added|deleted|removed)(?-u:\b)",
     )
         .expect("valid regex")
 });
@@ -297,8 +298,9 @@ pub fn delivery_ids<'a>(bundle: &'a Bundle, op: &'a Operation<'a>) -> Vec<KeyCar
         })
         .map(KeyCarrier::Header)
         .collect();
-    static UNIQUE: std::sync::LazyLock<regex::Regex> =
-        std::sync::LazyLock::new(|| regex::Regex::new(r"(?i)\bunique\b").expect("valid regex"));
+    static UNIQUE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?i)(?-u:\b)unique(?-u:\b)").expect("valid regex")
+    });
     // The event's name (`fileComment`, `paymentSucceeded`): a unique id of the thing the event
     // is about, one event per thing, identifies the event too (Figma's `comment_id` of a
     // comment event).
@@ -816,13 +818,13 @@ pub fn expiring_token(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
 /// seconds", "expires after 15 minutes", "valid for 24 hours"; not "valid for 168 hours".
 static VALID_BRIEFLY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?ix)\b(?:
+        r"(?ix)(?-u:\b)(?:
             (?:valid|usable)\s+(?:only\s+)?for\s+(?:only\s+)?
           | expires?\s+(?:after|in|within)\s+
         )(?:
             (?:an?|one|a\s+few|[0-9]+)\s+(?:seconds?|minutes?)
           | (?:an?|one|a\s+few|[1-9]|1[0-9]|2[0-4])\s+hours?
-        )\b",
+        )(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -1353,7 +1355,7 @@ fn shortened_to(text: &str, max: usize) -> String {
 // (Words may be split across lines: `\s+`, not a space.)
 static NATURAL_KEY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\b(must\s+be\s+unique|is\s+not\s+unique|unique\s+(across|within|per|among)|already\s+exists?|already\s+(?:been\s+)?(taken|in\s+use|registered|present|part\s+of|a\s+member|mapped|associated|connected|installed|enrolled|reserved|assigned|added|linked|attached)|name[\s_]in[\s_]use|conflicts?\s+with\s+(?:an?\s+)?existing|duplicate\s+(name|email|entry|resource))\b",
+        r"(?i)(?-u:\b)(must\s+be\s+unique|is\s+not\s+unique|unique\s+(across|within|per|among)|already\s+exists?|already\s+(?:been\s+)?(taken|in\s+use|registered|present|part\s+of|a\s+member|mapped|associated|connected|installed|enrolled|reserved|assigned|added|linked|attached)|name[\s_]in[\s_]use|conflicts?\s+with\s+(?:an?\s+)?existing|duplicate\s+(name|email|entry|resource))(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -1387,7 +1389,7 @@ fn natural_key_said(text: &str) -> bool {
 /// A property's description that says its value must be unique (not "is not unique").
 static UNIQUE_FIELD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\b(must\s+be\s+unique|(?:is|are|'s)\s+unique\s+(across|within|per|among))\b|^\s*(?:an?\s+|the\s+)?unique\s+(?:name|title|slug|handle|label|login|username|reference|code|key)\b",
+        r"(?i)(?-u:\b)(must\s+be\s+unique|(?:is|are|'s)\s+unique\s+(across|within|per|among))(?-u:\b)|^\s*(?:an?\s+|the\s+)?unique\s+(?:name|title|slug|handle|label|login|username|reference|code|key)(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -1396,7 +1398,7 @@ static UNIQUE_FIELD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::ne
 /// unique string, the endpoint treats each request as independent."
 pub static OPTIONAL_EXPLAINED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\b(if\ you\ (do\ not|don't)\ (provide|send|include|specify)|if\ (it\ is\ |the\ key\ is\ )?(omitted|not\ provided|absent|missing)|treats?\ each\ request\ as\ (independent|new|unique))",
+        r"(?i)(?-u:\b)(if\ you\ (do\ not|don't)\ (provide|send|include|specify)|if\ (it\ is\ |the\ key\ is\ )?(omitted|not\ provided|absent|missing)|treats?\ each\ request\ as\ (independent|new|unique))",
     )
     .expect("valid regex")
 });
@@ -1404,7 +1406,7 @@ pub static OPTIONAL_EXPLAINED: std::sync::LazyLock<regex::Regex> = std::sync::La
 /// Wording that declares an operation idempotent: "calls to this endpoint are idempotent".
 static IDEMPOTENT_BY_DESIGN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?ix)\b(
+        r"(?ix)(?-u:\b)(
             (?:this\s+(?:endpoint|operation|call|request|method)|calls?\s+to\s+(?:this\s+endpoint|`?[0-9A-Za-z_.]+`?)|(?:the\s+)?(?:endpoint|operation|call|request)s?)\s+(?:is|are)\s+idempotent
             # Netlify: 'If a database already exists, returns the existing connection string'
           | already\s+exists?,?\s+(?:it\s+|this\s+endpoint\s+|the\s+(?-u:\w)+\s+)?returns?\s+the\s+existing
@@ -1416,7 +1418,7 @@ static IDEMPOTENT_BY_DESIGN: std::sync::LazyLock<regex::Regex> = std::sync::Lazy
             # Asana: 'this replaces an existing goal metric if one already exists'
           | (?:replaces?|overwrites?)\s+(?:an?|the|any)\s+existing\s+(?:[a-z0-9_-]+\s+){0,3}?if\s+(?:one|it)\s+(?:already\s+)?exists
 
-        )\b",
+        )(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -1426,7 +1428,7 @@ static IDEMPOTENT_BY_DESIGN: std::sync::LazyLock<regex::Regex> = std::sync::Lazy
 /// error response".
 static ALREADY_REFUSED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\b(?:if|when)\b[^.]{0,120}\balready\s+(?:been\s+)?(?:present|exists?|assigned|added|registered|in\s+use|taken|linked|attached|a\s+member)\b[^.]{0,120}\b(?:400|409|422|error|fails?|refused|rejected)\b",
+        r"(?i)(?-u:\b)(?:if|when)(?-u:\b)[^.]{0,120}(?-u:\b)already\s+(?:been\s+)?(?:present|exists?|assigned|added|registered|in\s+use|taken|linked|attached|a\s+member)(?-u:\b)[^.]{0,120}(?-u:\b)(?:400|409|422|error|fails?|refused|rejected)(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -1435,7 +1437,7 @@ static ALREADY_REFUSED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock:
 /// shift): one made again by a retry overlaps the first.
 static OVERLAP: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\b(?:overlaps?|overlapping)\s+(?:with\s+)?(?:another|an?\s+existing|existing|any\s+other)\s+`?(?-u:\w)+`?",
+        r"(?i)(?-u:\b)(?:overlaps?|overlapping)\s+(?:with\s+)?(?:another|an?\s+existing|existing|any\s+other)\s+`?(?-u:\w)+`?",
     )
     .expect("valid regex")
 });
@@ -1443,7 +1445,7 @@ static OVERLAP: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| 
 /// An operation's wording that what it makes must be unique by a value the client sends.
 static UNIQUE_PROSE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\bmust\s+have\s+a\s+unique\s+`?(?-u:\w)+`?(?:\s+for\s+(?:a|its|the)\s+(?-u:\w)+)?",
+        r"(?i)(?-u:\b)must\s+have\s+a\s+unique\s+`?(?-u:\w)+`?(?:\s+for\s+(?:a|its|the)\s+(?-u:\w)+)?",
     )
     .expect("valid regex")
 });
@@ -1453,7 +1455,7 @@ static UNIQUE_PROSE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::ne
 /// account can only have one FinancialAccount" (Stripe).
 static ONE_PER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\b(?:(?:only\s+allows?\s+one|allows?\s+only\s+one|only\s+one|at\s+most\s+one)\s+(?:[a-z0-9_-]+\s+){0,4}?(?:is\s+allowed\s+)?per\s+(?-u:\w)+|(?:each|every|an?)\s+(?:[a-z0-9_-]+\s+){1,3}?(?:can|may)\s+(?:only\s+have|have\s+only)\s+one\s+(?-u:\w)+)",
+        r"(?i)(?-u:\b)(?:(?:only\s+allows?\s+one|allows?\s+only\s+one|only\s+one|at\s+most\s+one)\s+(?:[a-z0-9_-]+\s+){0,4}?(?:is\s+allowed\s+)?per\s+(?-u:\w)+|(?:each|every|an?)\s+(?:[a-z0-9_-]+\s+){1,3}?(?:can|may)\s+(?:only\s+have|have\s+only)\s+one\s+(?-u:\w)+)",
     )
     .expect("valid regex")
 });
@@ -1462,7 +1464,7 @@ static ONE_PER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| 
 /// are not allowed".
 static SAME_REFUSED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\b(?:concurrent|duplicate|multiple)\s+(?:[a-z]+\s+){0,2}?(?:to|for|with|on)\s+the\s+same\s+([a-z_]+)\s+(?:are|is)\s+not\s+(?:allowed|permitted)",
+        r"(?i)(?-u:\b)(?:concurrent|duplicate|multiple)\s+(?:[a-z]+\s+){0,2}?(?:to|for|with|on)\s+the\s+same\s+([a-z_]+)\s+(?:are|is)\s+not\s+(?:allowed|permitted)",
     )
     .expect("valid regex")
 });
@@ -1471,7 +1473,7 @@ static SAME_REFUSED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::ne
 /// cannot be created include: … Another dev resource for the node has the same url" (Figma).
 static SAME_AS_ANOTHER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\banother\s+(?:[a-z_-]+\s+){0,5}?(?:has|have|uses?|with)\s+the\s+same\s+([a-z_]+)\b",
+        r"(?i)(?-u:\b)another\s+(?:[a-z_-]+\s+){0,5}?(?:has|have|uses?|with)\s+the\s+same\s+([a-z_]+)(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -2327,7 +2329,7 @@ pub fn natural_key(
 /// required and must be unique within a seller account".
 static UNIQUE_NAMED_FIELD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)`((?-u:\w)+)`(?:\s+field)?(?:\s+is\s+required\s+and)?\s+must\s+be\s+unique\b",
+        r"(?i)`((?-u:\w)+)`(?:\s+field)?(?:\s+is\s+required\s+and)?\s+must\s+be\s+unique(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -2719,10 +2721,10 @@ pub fn short(description: &str) -> &str {
 fn made_when_omitted(schema: &At<'_>) -> bool {
     static MADE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
-            r"(?ix)\b(
+            r"(?ix)(?-u:\b)(
                 (if|when)\ (it\ is\ |it's\ )?(left\ blank|blank|omitted|empty|absent|missing|unset
-                  |not\ (provided|specified|set|given|supplied|sent|included))\b[^.]{0,60}
-                  \b(generat|assign|creat|default|pick|choose)
+                  |not\ (provided|specified|set|given|supplied|sent|included))(?-u:\b)[^.]{0,60}
+                  (?-u:\b)(generat|assign|creat|default|pick|choose)
               | (auto|automatically|randomly|server)[-\ ]?generated
               | (is|are|will\ be)\ generated\ (if|when|unless|by\ default)
             )",
@@ -2815,8 +2817,10 @@ fn retry_answered(description: &str) -> bool {
 /// A field's description that says its value is unique to what it names: "A unique and
 /// addressable name", "Provides a unique name", "uniquely identifies the resource".
 static UNIQUE_NAMING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r"(?i)^\s*(?:[a-z]+\s+)?(?:an?|the)\s+unique\b|\buniquely\s+identif")
-        .expect("valid regex")
+    regex::Regex::new(
+        r"(?i)^\s*(?:[a-z]+\s+)?(?:an?|the)\s+unique(?-u:\b)|(?-u:\b)uniquely\s+identif",
+    )
+    .expect("valid regex")
 });
 
 /// Where a status is missing: the operation's `responses` key when it has one of its own, else
@@ -3107,12 +3111,12 @@ fn policy_value_problem(name: &str, value: &Node, written: &str) -> Option<Strin
 /// "does not match the original request", "parameters mismatch".
 static MISMATCH: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?ix)\b(
+        r"(?ix)(?-u:\b)(
             different\ (request\ )?(payload|body|parameters|params|request|arguments|data)
           | (another|other)\ (request\ )?(payload|body|parameters|params|arguments|data)
           | (does\ not|doesn't|do\ not|did\ not)\ match
           | mismatch(es|ed)?
-        )\b",
+        )(?-u:\b)",
     )
     .expect("valid regex")
 });

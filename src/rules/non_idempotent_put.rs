@@ -11,8 +11,9 @@ use crate::model::Method;
 use crate::source::Node;
 
 /// A call described as appending or incrementing, in the third person: what it does.
-static RELATIVE_CALL: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)\b(appends|increments|decrements)\b").expect("valid regex"));
+static RELATIVE_CALL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?-u:\b)(appends|increments|decrements)(?-u:\b)").expect("valid regex")
+});
 
 pub const RULE: Rule = Rule {
     id: "non-idempotent-put",
