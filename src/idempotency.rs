@@ -1325,29 +1325,9 @@ fn example_messages<'a>(response: &crate::model::Response<'a>) -> Vec<&'a str> {
 /// already assigned to another order", which speaks of an input.
 fn names_what_is_refused(message: &str) -> bool {
     words(message).iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "name"
-                | "key"
-                | "slug"
-                | "code"
-                | "email"
-                | "username"
-                | "login"
-                | "handle"
-                | "identifier"
-                | "title"
-                | "label"
-        )
+        crate::vocabulary::NAMING_WORDS.contains(&w.as_str())
+            || matches!(w.as_str(), "identifier" | "title" | "label")
     })
-}
-
-/// `text` cut to at most `max` characters, with "…" where it was cut.
-fn shortened_to(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((cut, _)) => format!("{}…", text[..cut].trim_end()),
-        None => text.to_string(),
-    }
 }
 
 /// Wording of a natural key that refuses a second create: "names must be unique", "a webhook
@@ -1904,10 +1884,11 @@ pub fn natural_key(
                             let denied = w[k.saturating_sub(3)..k]
                                 .iter()
                                 .any(|x| matches!(x.as_str(), "not" | "t" | "nt"));
-                            let none_of = singular(&w[k + 2]);
+                            let none_of = crate::classify::base_verb(&w[k + 2]);
                             denied
                                 && w.iter().enumerate().any(|(i, x)| {
-                                    (i + 3 < k || i > k + 2) && singular(x) == none_of
+                                    (i + 3 < k || i > k + 2)
+                                        && crate::classify::base_verb(x) == none_of
                                 })
                         })
                 })
@@ -2001,10 +1982,7 @@ pub fn natural_key(
             )
         });
         let what = w.iter().any(|x| {
-            matches!(
-                x.as_str(),
-                "name" | "key" | "slug" | "code" | "email" | "username" | "login" | "handle"
-            ) || body_fields.contains(x)
+            crate::vocabulary::NAMING_WORDS.contains(&x.as_str()) || body_fields.contains(x)
         });
         said && what && !of_the_request
     };
@@ -2477,7 +2455,7 @@ fn created_at_its_own_path<'a>(op: &Operation<'a>) -> Option<&'a str> {
         .rsplit('/')
         .next()
         .filter(|c| !c.starts_with('{'))
-        .map(|c| singular(&squash(c)));
+        .map(|c| crate::classify::base_verb(&squash(c)));
     (created.contains(&bare) || collection.is_some_and(|c| created.contains(&c))).then_some(param)
 }
 
@@ -2626,29 +2604,13 @@ fn names_item(param: &str, name: &str, collection: &[String]) -> bool {
 /// `entry` sent to `/entries/{entryId}`, a `phone_number` to `/phone_numbers/{phoneNumberId}`.
 fn addressed_through(param: &str, name: &str, collection: &[String]) -> bool {
     let name = squash(name);
-    let own = singular(&collection.concat());
+    let own = crate::classify::base_verb(&collection.concat());
     !name.is_empty()
         && name != own
         && words(param).split(|w| w == "or").any(|alternative| {
             matches!(alternative, [.., id] if id == "id")
                 && alternative[..alternative.len() - 1].concat() == name
         })
-}
-
-/// A squashed plural noun made singular: `entries` → `entry`, `addresses` → `address`,
-/// `phonenumbers` → `phonenumber`.
-fn singular(noun: &str) -> String {
-    if let Some(stem) = noun.strip_suffix("ies") {
-        format!("{stem}y")
-    } else if let Some(stem) = ["sses", "xes", "ches", "shes", "zes"]
-        .iter()
-        .find_map(|e| noun.strip_suffix(e).map(|s| (s, &e[..e.len() - 2])))
-        .map(|(s, kept)| format!("{s}{kept}"))
-    {
-        stem
-    } else {
-        noun.strip_suffix('s').unwrap_or(noun).to_string()
-    }
 }
 
 /// Whether a path parameter's description says it holds an id or the field `name` ("Coupon ID
@@ -3217,7 +3179,12 @@ pub fn written(bundle: &Bundle, at: At<'_>) -> String {
 
 /// `text`, cut after 40 characters: a message quotes what it is about, not a whole paragraph.
 pub fn shortened(text: &str) -> String {
-    match text.char_indices().nth(40) {
+    shortened_to(text, 40)
+}
+
+/// `text` cut to at most `max` characters, with "..." where it was cut.
+pub fn shortened_to(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
         Some((cut, _)) => format!("{}...", &text[..cut]),
         None => text.to_string(),
     }

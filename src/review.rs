@@ -255,16 +255,9 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                 format!("a natural key refuses a second create ({why})"),
                 Some(place(op.key)),
             )
-        } else if let Some(other) = crate::rules::alias_of(&api.operations, op).filter(|other| {
-            // As `missing-idempotency-key` judges it: the call its text says it is the same as
-            // is keyed or protected by a natural key.
-            !key_carriers(bundle, other, settings).is_empty()
-                || crate::idempotency::natural_key(bundle, other, &|| {
-                    crate::idempotency::moves_money(bundle, other, settings).is_some()
-                        || relative_change_evidence(bundle, other).is_some()
-                })
-                .is_some()
-        }) {
+        } else if let Some(other) =
+            crate::rules::protected_alias(bundle, &api.operations, op, settings)
+        {
             answer(
                 Verdict::Good,
                 format!("the same call as {}, which is protected", other.display()),
@@ -312,13 +305,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                     "a retry sets the same values again (an update of absolute values)".to_string(),
                 ),
                 Effect::Transitions(verb) => {
-                    // (A flag answers whatever else the body sends.)
-                    let repeat = if crate::rules::only_identifies_or_bodiless(bundle, op) {
-                        crate::idempotency::transition_repeat_answer(bundle, op, &verb)
-                    } else {
-                        crate::idempotency::repeat_flagged(bundle, op)
-                    };
-                    match repeat {
+                    match crate::rules::repeat_answered(bundle, op, &verb) {
                         Some(status) if status.starts_with('2') || status.starts_with('3') => (
                             Verdict::Good,
                             format!("a repeat is answered {status}, as the first (`{verb}`)"),

@@ -376,6 +376,12 @@ pub const SET_NOUNS: &[&str] = &[
     // policy", "Add organization assignments") are set nouns too: `EXISTING_THING_NOUNS`.
 ];
 
+/// Words that name the thing they belong to, in an error's name or message: `DuplicateName`,
+/// "The contact name … must be unique".
+pub const NAMING_WORDS: &[&str] = &[
+    "name", "key", "slug", "code", "email", "username", "login", "handle",
+];
+
 /// Set nouns that also name records an add may make ("Add a contact to an account" with a name
 /// and a phone): an add of them joins a set only when its body names them by id.
 pub const EXISTING_THING_NOUNS: &[&str] = &[

@@ -83,13 +83,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         // The same call at another path, as its text says ("This endpoint is the same as POST
         // /files/{fileID}": Moov's `/files/{fileID}/new`), is as safe as that one: keyed, or
         // protected by a natural key.
-        if let Some(other) = alias_of(&cx.api.operations, op)
-            && (!cx.carriers(other).is_empty()
-                || natural_key(cx.bundle, other, &|| {
-                    cx.moves_money(other).is_some() || cx.relative_change(other).is_some()
-                })
-                .is_some())
-        {
+        if protected_alias(cx.bundle, &cx.api.operations, op, cx.settings).is_some() {
             continue;
         }
         let effect = effect_given(
@@ -124,12 +118,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             matches!(effect, Effect::Transitions(_)) && only_identifies_or_bodiless(cx.bundle, op);
         // What the spec says a repeat answers: a response described as "already" in that state,
         // or a success with a flag for it.
-        // (A flag answers whatever else the body sends.)
         let repeat = match &effect {
-            Effect::Transitions(verb) if target_only => {
-                crate::idempotency::transition_repeat_answer(cx.bundle, op, verb)
-            }
-            Effect::Transitions(_) => crate::idempotency::repeat_flagged(cx.bundle, op),
+            Effect::Transitions(verb) => repeat_answered(cx.bundle, op, verb),
             _ => None,
         };
         if repeat.is_some_and(|status| status.starts_with('2') || status.starts_with('3')) {
@@ -725,9 +715,43 @@ fn only_references(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool 
         && a_link()
 }
 
+/// What the spec says a repeat of a transition by `verb` answers: for a request that only
+/// names its target (so a repeat is the very same request), a response described as "already"
+/// in that state or a success with a flag for it; otherwise only such a flag, which answers
+/// whatever else the body sends.
+pub fn repeat_answered<'a>(
+    bundle: &'a crate::resolve::Bundle,
+    op: &Operation<'a>,
+    verb: &str,
+) -> Option<&'a str> {
+    if only_identifies_or_bodiless(bundle, op) {
+        crate::idempotency::transition_repeat_answer(bundle, op, verb)
+    } else {
+        crate::idempotency::repeat_flagged(bundle, op)
+    }
+}
+
+/// The operation `op`'s description says it is the same as ([`alias_of`]), when that one is
+/// keyed or protected by a natural key: a retry of `op` is as safe as one of it.
+pub fn protected_alias<'a, 'b>(
+    bundle: &'b crate::resolve::Bundle,
+    operations: &'a [Operation<'b>],
+    op: &Operation<'_>,
+    settings: &crate::config::Settings,
+) -> Option<&'a Operation<'b>> {
+    alias_of(operations, op).filter(|other| {
+        !crate::idempotency::key_carriers(bundle, other, settings).is_empty()
+            || natural_key(bundle, other, &|| {
+                crate::idempotency::moves_money(bundle, other, settings).is_some()
+                    || super::incremental_update::evidence(bundle, other).is_some()
+            })
+            .is_some()
+    })
+}
+
 /// The other operation of the API that `op`'s description says it is the same as, named by
 /// method and path: "This endpoint is the same as POST /files/{fileID}".
-pub fn alias_of<'a, 'b>(
+fn alias_of<'a, 'b>(
     operations: &'a [Operation<'b>],
     op: &Operation<'_>,
 ) -> Option<&'a Operation<'b>> {

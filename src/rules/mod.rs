@@ -40,7 +40,7 @@ pub(crate) use json_patch_without_precondition::{is_json_patch, json_patch_ops};
 pub(crate) use missing_conflict_response::concurrency_harmless;
 pub(crate) use missing_conflict_response::{ApiErrorCodes, conflict_answered};
 pub(crate) use missing_idempotency_key::{
-    alias_of, only_identifies_or_bodiless, resends, retry_effect,
+    only_identifies_or_bodiless, protected_alias, repeat_answered, resends, retry_effect,
 };
 pub(crate) use unprotected_patch::harmless_retry as harmless_patch_retry;
 
