@@ -68,7 +68,7 @@ impl Exemption {
 /// anywhere".
 static NOT_STORED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?ix)(?-u:\b)(
+        r"(?ix-u)(?-u:\b)(
             (is|are|will\ be|get|gets)\ not\ (be\ )?(saved|stored|persisted)
           | without\ (saving|storing|persisting)
           | no\ changes\ are\ (made|saved)
@@ -84,12 +84,12 @@ static NOT_STORED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(
 /// "one-time-use codes [that] expire 60 minutes after being issued".
 static SHORT_LIVED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?ix)(?-u:\b)(
+        r"(?ix-u)(?-u:\b)(
             short[-\ ]lived | ephemeral | single[-\ ]use\ tokens?
           | single[-\ ]use\ (?:login|sign[-\ ]in|magic|auth|authentication)\ links?
             # Stripe's AccountLink: a single-use Stripe URL to redirect a user to.
           | single[-\ ]use\ (?:[a-z]+\ )?url
-          | one[-\ ]time[-\ ]use\ codes?(?-u:\b)[^.]{0,80}(?-u:\b)expire
+          | one[-\ ]time[-\ ]use\ codes?(?-u:\b)(?u:[^.]){0,80}(?-u:\b)expire
           | expires?\ (after|in|within)\ (an?|one|a\ few|[0-9]+)\ (seconds?|minutes?|hours?)
           | expires?\ (an?|one|a\ few|[0-9]+)\ (seconds?|minutes?|hours?)\ after
         )(?-u:\b)",
@@ -142,7 +142,9 @@ impl NameWords {
                 .operation_id
                 .map(|id| words(action_part(id)))
                 .unwrap_or_default(),
-            lead: lead_text(op).map(|(_, t)| words(&t)).unwrap_or_default(),
+            lead: lead_text(op)
+                .map(|(_, t)| job_to_verb(words(&t)))
+                .unwrap_or_default(),
         })
     }
 
@@ -164,6 +166,42 @@ impl NameWords {
         .into_iter()
         .flatten()
         .collect()
+    }
+}
+
+/// A summary that creates a job or task only to do something else ("Create jobs to terminate
+/// users session", Box's) is read from that verb on ("terminate users session"): the job is
+/// the means, the verb is what a retry repeats. Other words are returned as they are.
+fn job_to_verb(lead: Vec<String>) -> Vec<String> {
+    let mut at = 0;
+    if !lead.first().is_some_and(|w| {
+        matches!(
+            base_verb(w).as_str(),
+            "create" | "start" | "schedule" | "queue" | "enqueue" | "submit"
+        )
+    }) {
+        return lead;
+    }
+    at += 1;
+    if lead
+        .get(at)
+        .is_some_and(|w| matches!(w.as_str(), "a" | "an" | "the"))
+    {
+        at += 1;
+    }
+    while lead.get(at).is_some_and(|w| {
+        QUALIFIERS.contains(&w.as_str())
+            || matches!(w.as_str(), "asynchronous" | "background" | "one" | "new")
+    }) {
+        at += 1;
+    }
+    let job = lead
+        .get(at)
+        .is_some_and(|w| matches!(w.as_str(), "job" | "jobs" | "task" | "tasks"));
+    let to = lead.get(at + 1).is_some_and(|w| w == "to");
+    match lead.get(at + 2) {
+        Some(verb) if job && to && !verb.is_empty() => lead[at + 2..].to_vec(),
+        _ => lead,
     }
 }
 

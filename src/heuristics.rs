@@ -23,7 +23,7 @@ pub struct Evidence {
 /// append must go onto what exists or at the end.
 static RELATIVE_WORDING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?ix)(?-u:\b)(
+        r"(?ix-u)(?-u:\b)(
             (added\ to|subtracted\ from|deducted\ from|relative\ to)
               \ (the\ |its\ |their\ |a\ )?
               (current|existing|previous|remaining|balance|total|count|quantity|amount|value|stock|inventory|counter|score|points)
@@ -31,8 +31,8 @@ static RELATIVE_WORDING: LazyLock<Regex> = LazyLock::new(|| {
             # Extends the trial by 7 days: a retry extends it again.
           | extends?\ (?:(?-u:[a-z])+\ ){0,10}?by\ (?:[0-9]+|an?|one|another)\ (?:more\ )?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|units?|seats?|credits?|points?)
           | increase[sd]?\ or\ decrease[sd]?
-          | append(?:s|ed)?\ [^.]{0,60}?(?-u:\b)(?:to|onto)\ (?:the\ )?(?:existing|current|end)
-          | add(?:s|ed)?\ [^.]{0,60}?(?-u:\b)to\ the\ end
+          | append(?:s|ed)?\ (?u:[^.]){0,60}?(?-u:\b)(?:to|onto)\ (?:the\ )?(?:existing|current|end)
+          | add(?:s|ed)?\ (?u:[^.]){0,60}?(?-u:\b)to\ the\ end
         )(?-u:\b)",
     )
     .expect("valid regex")
@@ -161,7 +161,7 @@ fn relative_wording_match(text: &str) -> Option<regex::Match<'_>> {
     // "to the end". One pass over the text, with no lower-cased copy.)
     static STEMS: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"(?i)added to|to the end|subtract|deduct|relative to|crement|crease|append|xtend",
+            r"(?i-u)added to|to the end|subtract|deduct|relative to|crement|crease|append|xtend",
         )
         .expect("valid regex")
     });
@@ -402,7 +402,7 @@ pub struct Lifetime {
 
 static LIFETIME: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?ix)
+        r"(?ix-u)
         (?-u:\b)(?P<n>[0-9]+(?:\.[0-9]+)?|an?|one|two|three|seven|thirty)[\ \-]?
           (?P<unit>s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?|months?)(?-u:\b)
         | (?-u:\b)(?P<forever>forever|indefinitely|never\ expires?)(?-u:\b)",

@@ -152,11 +152,11 @@ pub fn squash_eq(a: &str, b: &str) -> bool {
 /// request" names a resource, "a unique id for this request, to prevent duplicates" a key.
 static STRONG_KEY_WORDING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?ix)
+        r"(?ix-u)
         idempoten
         | (?-u:\b)(retr(y|ies|ied|ying)|duplicat(?-u:\w)*|de-?dup(?-u:\w)*|replay(?-u:\w)*|more\ than\ once|only\ once)(?-u:\b)
         | (?-u:\b)(client[-\ ]generated|generated\ by\ the\ client|chosen\ by\ the\ client)(?-u:\b)
-        | (?-u:\b)unique(?-u:\b)[^.]{0,40}(?-u:\b)(this|each|every|the)\ (request|call|submission|attempt)(?-u:\b)",
+        | (?-u:\b)unique(?-u:\b)(?u:[^.]){0,40}(?-u:\b)(this|each|every|the)\ (request|call|submission|attempt)(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -165,10 +165,10 @@ static STRONG_KEY_WORDING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLo
 /// a unique client-made id for the request.
 static KEY_WORDING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?ix)
+        r"(?ix-u)
         idempoten
         | (?-u:\b)(retr(y|ies|ied|ying)|duplicat(?-u:\w)*|de-?dup(?-u:\w)*|replay(?-u:\w)*|more\ than\ once|only\ once)(?-u:\b)
-        | (?-u:\b)unique(?-u:\b)[^.]{0,60}(?-u:\b)(request|call|submission|operation|attempt)s?(?-u:\b)
+        | (?-u:\b)unique(?-u:\b)(?u:[^.]){0,60}(?-u:\b)(request|call|submission|operation|attempt)s?(?-u:\b)
         | (?-u:\b)(client[-\ ]generated|generated\ by\ the\ client|chosen\ by\ the\ client)(?-u:\b)",
     )
     .expect("valid regex")
@@ -178,7 +178,7 @@ static KEY_WORDING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new
 /// payment to be canceled".
 static OTHER_REQUEST: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)(?-u:\b)identif(?:y|ying|ies)\s+the\s+(?:(?-u:\w)+\s+){0,2}?(?:to\s+be|that|which)(?-u:\b)",
+        r"(?i-u)(?-u:\b)identif(?:y|ying|ies)\s+the\s+(?:(?-u:\w)+\s+){0,2}?(?:to\s+be|that|which)(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -186,7 +186,7 @@ static OTHER_REQUEST: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::n
 /// Wording that names a field or header an idempotency key outright, whatever its name: "will
 /// serve as an idempotency token".
 static IDEMPOTENCY_WORD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r"(?i)(?-u:\b)idempoten(t|cy)(?-u:\b)").expect("valid regex")
+    regex::Regex::new(r"(?i-u)(?-u:\b)idempoten(t|cy)(?-u:\b)").expect("valid regex")
 });
 
 /// Wording that calls a header or field an idempotency key or token outright ("will serve as
@@ -194,11 +194,12 @@ static IDEMPOTENCY_WORD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock
 /// what something else makes idempotent ("makes the update idempotent").
 fn described_as_key(description: &str) -> bool {
     static AS_KEY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"(?i)(?-u:\b)idempotency[\s-]+(?:key|token)s?(?-u:\b)")
+        regex::Regex::new(r"(?i-u)(?-u:\b)idempotency[\s-]+(?:key|token)s?(?-u:\b)")
             .expect("valid regex")
     });
     static DENIED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"(?i)(?-u:\b)not\s+(?:an?\s+|the\s+)?idempotency").expect("valid regex")
+        regex::Regex::new(r"(?i-u)(?-u:\b)not\s+(?:an?\s+|the\s+)?idempotency")
+            .expect("valid regex")
     });
     AS_KEY.is_match(description) && !DENIED.is_match(description)
 }
@@ -208,7 +209,7 @@ fn described_as_key(description: &str) -> bool {
 fn map_keyed_by_key(description: &str) -> bool {
     static KEYED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
-            r"(?i)(?-u:\b)(?:each\s+key\s+is\s+the|keyed\s+by(?:\s+the|\s+an?|\s+its)?)\s+`?idempotency[\s_-]+(?:key|token)",
+            r"(?i-u)(?-u:\b)(?:each\s+key\s+is\s+the|keyed\s+by(?:\s+the|\s+an?|\s+its)?)\s+`?idempotency[\s_-]+(?:key|token)",
         )
         .expect("valid regex")
     });
@@ -274,7 +275,7 @@ pub fn header_carries_key(settings: &Settings, p: &Parameter<'_>) -> bool {
 /// the thing: "Triggers whenever a named version is created".
 static EVENT_OF_A_CREATE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)(?-u:\b)([a-z_]+)\s+(?:is|are|was|were|gets?|has\s+been|have\s+been)\s+(?:created|added|deleted|removed)(?-u:\b)",
+        r"(?i-u)(?-u:\b)([a-z_]+)\s+(?:is|are|was|were|gets?|has\s+been|have\s+been)\s+(?:created|added|deleted|removed)(?-u:\b)",
     )
         .expect("valid regex")
 });
@@ -299,7 +300,7 @@ pub fn delivery_ids<'a>(bundle: &'a Bundle, op: &'a Operation<'a>) -> Vec<KeyCar
         .map(KeyCarrier::Header)
         .collect();
     static UNIQUE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"(?i)(?-u:\b)unique(?-u:\b)").expect("valid regex")
+        regex::Regex::new(r"(?i-u)(?-u:\b)unique(?-u:\b)").expect("valid regex")
     });
     // The event's name (`fileComment`, `paymentSucceeded`): a unique id of the thing the event
     // is about, one event per thing, identifies the event too (Figma's `comment_id` of a
@@ -818,7 +819,7 @@ pub fn expiring_token(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
 /// seconds", "expires after 15 minutes", "valid for 24 hours"; not "valid for 168 hours".
 static VALID_BRIEFLY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?ix)(?-u:\b)(?:
+        r"(?ix-u)(?-u:\b)(?:
             (?:valid|usable)\s+(?:only\s+)?for\s+(?:only\s+)?
           | expires?\s+(?:after|in|within)\s+
         )(?:
@@ -1141,6 +1142,9 @@ fn money_evidence(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> O
         if let Some(at) = money_amount(bundle, &props) {
             return Some(format!("body has a money amount ({at})"));
         }
+        if let Some(said) = amount_between_accounts(bundle, &props) {
+            return Some(said);
+        }
     }
     // A segment that stops or cancels payments (`/stop-payments`, a stop order on a check)
     // names an order not to pay.
@@ -1266,6 +1270,72 @@ fn money_amount(bundle: &Bundle, props: &[Property<'_>]) -> Option<String> {
     None
 }
 
+/// An amount sent with the two accounts it moves between, a source and a destination: Unit's
+/// reward, `data.attributes.amount` from `relationships.fundingAccount` to `receivingAccount`;
+/// a `from_account_id`, `to_account_id` and `amount`. No currency is needed: the accounts
+/// hold money. Read at the top of the body and in a JSON:API document's resource.
+fn amount_between_accounts(bundle: &Bundle, props: &[Property<'_>]) -> Option<String> {
+    let mut fields = props.to_vec();
+    if let Some(data) = props.iter().find(|p| p.name == "data") {
+        let mut resource = Vec::new();
+        schema_properties(bundle, data.schema, 0, &mut resource);
+        for part in resource
+            .iter()
+            .filter(|p| matches!(p.name, "attributes" | "relationships"))
+        {
+            schema_properties(bundle, part.schema, 0, &mut fields);
+        }
+    }
+    let amount = fields.iter().find(|p| {
+        squash_eq(p.name, "amount")
+            && matches!(
+                p.schema.node.get("type").and_then(Node::as_str),
+                Some("integer" | "number" | "string")
+            )
+    })?;
+    let account_towards = |p: &&Property<'_>, ends: &[&str]| {
+        let w = words(p.name);
+        w.iter().any(|x| matches!(x.as_str(), "account" | "wallet"))
+            && w.iter().any(|x| ends.contains(&x.as_str()))
+    };
+    let from = fields.iter().find(|p| {
+        account_towards(
+            p,
+            &[
+                "from",
+                "source",
+                "funding",
+                "debit",
+                "debtor",
+                "sender",
+                "payer",
+                "origin",
+                "originating",
+            ],
+        )
+    })?;
+    let to = fields.iter().find(|p| {
+        account_towards(
+            p,
+            &[
+                "to",
+                "receiving",
+                "destination",
+                "credit",
+                "creditor",
+                "recipient",
+                "receiver",
+                "payee",
+                "beneficiary",
+            ],
+        )
+    })?;
+    Some(format!(
+        "body sends `{}` from `{}` to `{}`",
+        amount.name, from.name, to.name
+    ))
+}
+
 /// The short strings of a response's own examples (`content.*.example`, inline
 /// `content.*.examples.*.value`, Swagger 2.0's `examples`), where an error's message is. An
 /// example reached by `$ref` may be shared with other calls, and is not read. The walk visits a
@@ -1335,7 +1405,7 @@ fn names_what_is_refused(message: &str) -> bool {
 // (Words may be split across lines: `\s+`, not a space.)
 static NATURAL_KEY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)(?-u:\b)(must\s+be\s+unique|is\s+not\s+unique|unique\s+(across|within|per|among)|already\s+exists?|already\s+(?:been\s+)?(taken|in\s+use|registered|present|part\s+of|a\s+member|mapped|associated|connected|installed|enrolled|reserved|assigned|added|linked|attached)|name[\s_]in[\s_]use|conflicts?\s+with\s+(?:an?\s+)?existing|duplicate\s+(name|email|entry|resource))(?-u:\b)",
+        r"(?i-u)(?-u:\b)(must\s+be\s+unique|is\s+not\s+unique|unique\s+(across|within|per|among)|already\s+exists?|already\s+(?:been\s+)?(taken|in\s+use|registered|present|part\s+of|a\s+member|mapped|associated|connected|installed|enrolled|reserved|assigned|added|linked|attached)|name[\s_]in[\s_]use|conflicts?\s+with\s+(?:an?\s+)?existing|duplicate\s+(name|email|entry|resource))(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -1369,7 +1439,7 @@ fn natural_key_said(text: &str) -> bool {
 /// A property's description that says its value must be unique (not "is not unique").
 static UNIQUE_FIELD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)(?-u:\b)(must\s+be\s+unique|(?:is|are|'s)\s+unique\s+(across|within|per|among))(?-u:\b)|^\s*(?:an?\s+|the\s+)?unique\s+(?:name|title|slug|handle|label|login|username|reference|code|key)(?-u:\b)",
+        r"(?i-u)(?-u:\b)(must\s+be\s+unique|(?:is|are|'s)\s+unique\s+(across|within|per|among))(?-u:\b)|^\s*(?:an?\s+|the\s+)?unique\s+(?:name|title|slug|handle|label|login|username|reference|code|key)(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -1378,7 +1448,7 @@ static UNIQUE_FIELD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::ne
 /// unique string, the endpoint treats each request as independent."
 pub static OPTIONAL_EXPLAINED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)(?-u:\b)(if\ you\ (do\ not|don't)\ (provide|send|include|specify)|if\ (it\ is\ |the\ key\ is\ )?(omitted|not\ provided|absent|missing)|treats?\ each\ request\ as\ (independent|new|unique))",
+        r"(?i-u)(?-u:\b)(if\ you\ (do\ not|don't)\ (provide|send|include|specify)|if\ (it\ is\ |the\ key\ is\ )?(omitted|not\ provided|absent|missing)|treats?\ each\ request\ as\ (independent|new|unique))",
     )
     .expect("valid regex")
 });
@@ -1386,7 +1456,7 @@ pub static OPTIONAL_EXPLAINED: std::sync::LazyLock<regex::Regex> = std::sync::La
 /// Wording that declares an operation idempotent: "calls to this endpoint are idempotent".
 static IDEMPOTENT_BY_DESIGN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?ix)(?-u:\b)(
+        r"(?ix-u)(?-u:\b)(
             (?:this\s+(?:endpoint|operation|call|request|method)|calls?\s+to\s+(?:this\s+endpoint|`?[0-9A-Za-z_.]+`?)|(?:the\s+)?(?:endpoint|operation|call|request)s?)\s+(?:is|are)\s+idempotent
             # Netlify: 'If a database already exists, returns the existing connection string'
           | already\s+exists?,?\s+(?:it\s+|this\s+endpoint\s+|the\s+(?-u:\w)+\s+)?returns?\s+the\s+existing
@@ -1408,7 +1478,7 @@ static IDEMPOTENT_BY_DESIGN: std::sync::LazyLock<regex::Regex> = std::sync::Lazy
 /// error response".
 static ALREADY_REFUSED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)(?-u:\b)(?:if|when)(?-u:\b)[^.]{0,120}(?-u:\b)already\s+(?:been\s+)?(?:present|exists?|assigned|added|registered|in\s+use|taken|linked|attached|a\s+member)(?-u:\b)[^.]{0,120}(?-u:\b)(?:400|409|422|error|fails?|refused|rejected)(?-u:\b)",
+        r"(?i-u)(?-u:\b)(?:if|when)(?-u:\b)(?u:[^.]){0,120}(?-u:\b)already\s+(?:been\s+)?(?:present|exists?|assigned|added|registered|in\s+use|taken|linked|attached|a\s+member)(?-u:\b)(?u:[^.]){0,120}(?-u:\b)(?:400|409|422|error|fails?|refused|rejected)(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -1417,7 +1487,7 @@ static ALREADY_REFUSED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock:
 /// shift): one made again by a retry overlaps the first.
 static OVERLAP: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)(?-u:\b)(?:overlaps?|overlapping)\s+(?:with\s+)?(?:another|an?\s+existing|existing|any\s+other)\s+`?(?-u:\w)+`?",
+        r"(?i-u)(?-u:\b)(?:overlaps?|overlapping)\s+(?:with\s+)?(?:another|an?\s+existing|existing|any\s+other)\s+`?(?-u:\w)+`?",
     )
     .expect("valid regex")
 });
@@ -1425,7 +1495,7 @@ static OVERLAP: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| 
 /// An operation's wording that what it makes must be unique by a value the client sends.
 static UNIQUE_PROSE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)(?-u:\b)must\s+have\s+a\s+unique\s+`?(?-u:\w)+`?(?:\s+for\s+(?:a|its|the)\s+(?-u:\w)+)?",
+        r"(?i-u)(?-u:\b)must\s+have\s+a\s+unique\s+`?(?-u:\w)+`?(?:\s+for\s+(?:a|its|the)\s+(?-u:\w)+)?",
     )
     .expect("valid regex")
 });
@@ -1435,7 +1505,7 @@ static UNIQUE_PROSE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::ne
 /// account can only have one FinancialAccount" (Stripe).
 static ONE_PER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)(?-u:\b)(?:(?:only\s+allows?\s+one|allows?\s+only\s+one|only\s+one|at\s+most\s+one)\s+(?:[a-z0-9_-]+\s+){0,4}?(?:is\s+allowed\s+)?per\s+(?-u:\w)+|(?:each|every|an?)\s+(?:[a-z0-9_-]+\s+){1,3}?(?:can|may)\s+(?:only\s+have|have\s+only)\s+one\s+(?-u:\w)+)",
+        r"(?i-u)(?-u:\b)(?:(?:only\s+allows?\s+one|allows?\s+only\s+one|only\s+one|at\s+most\s+one)\s+(?:[a-z0-9_-]+\s+){0,4}?(?:is\s+allowed\s+)?per\s+(?-u:\w)+|(?:each|every|an?)\s+(?:[a-z0-9_-]+\s+){1,3}?(?:can|may)\s+(?:only\s+have|have\s+only)\s+one\s+(?-u:\w)+)",
     )
     .expect("valid regex")
 });
@@ -1444,7 +1514,7 @@ static ONE_PER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| 
 /// are not allowed".
 static SAME_REFUSED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)(?-u:\b)(?:concurrent|duplicate|multiple)\s+(?:[a-z]+\s+){0,2}?(?:to|for|with|on)\s+the\s+same\s+([a-z_]+)\s+(?:are|is)\s+not\s+(?:allowed|permitted)",
+        r"(?i-u)(?-u:\b)(?:concurrent|duplicate|multiple)\s+(?:[a-z]+\s+){0,2}?(?:to|for|with|on)\s+the\s+same\s+([a-z_]+)\s+(?:are|is)\s+not\s+(?:allowed|permitted)",
     )
     .expect("valid regex")
 });
@@ -1453,7 +1523,7 @@ static SAME_REFUSED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::ne
 /// cannot be created include: … Another dev resource for the node has the same url" (Figma).
 static SAME_AS_ANOTHER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)(?-u:\b)another\s+(?:[a-z_-]+\s+){0,5}?(?:has|have|uses?|with)\s+the\s+same\s+([a-z_]+)(?-u:\b)",
+        r"(?i-u)(?-u:\b)another\s+(?:[a-z_-]+\s+){0,5}?(?:has|have|uses?|with)\s+the\s+same\s+([a-z_]+)(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -2307,7 +2377,7 @@ pub fn natural_key(
 /// required and must be unique within a seller account".
 static UNIQUE_NAMED_FIELD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)`((?-u:\w)+)`(?:\s+field)?(?:\s+is\s+required\s+and)?\s+must\s+be\s+unique(?-u:\b)",
+        r"(?i-u)`((?-u:\w)+)`(?:\s+field)?(?:\s+is\s+required\s+and)?\s+must\s+be\s+unique(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -2333,7 +2403,7 @@ fn duplicate_error_code(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
         })
         .unwrap_or_default();
     static WORDS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"(?i)already|duplicat|exists|taken").expect("valid regex")
+        regex::Regex::new(r"(?i-u)already|duplicat|exists|taken").expect("valid regex")
     });
     if !WORDS.is_match(text) {
         return None;
@@ -2683,9 +2753,9 @@ pub fn short(description: &str) -> &str {
 fn made_when_omitted(schema: &At<'_>) -> bool {
     static MADE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
-            r"(?ix)(?-u:\b)(
+            r"(?ix-u)(?-u:\b)(
                 (if|when)\ (it\ is\ |it's\ )?(left\ blank|blank|omitted|empty|absent|missing|unset
-                  |not\ (provided|specified|set|given|supplied|sent|included))(?-u:\b)[^.]{0,60}
+                  |not\ (provided|specified|set|given|supplied|sent|included))(?-u:\b)(?u:[^.]){0,60}
                   (?-u:\b)(generat|assign|creat|default|pick|choose)
               | (auto|automatically|randomly|server)[-\ ]?generated
               | (is|are|will\ be)\ generated\ (if|when|unless|by\ default)
@@ -2780,7 +2850,7 @@ fn retry_answered(description: &str) -> bool {
 /// addressable name", "Provides a unique name", "uniquely identifies the resource".
 static UNIQUE_NAMING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)^\s*(?:[a-z]+\s+)?(?:an?|the)\s+unique(?-u:\b)|(?-u:\b)uniquely\s+identif",
+        r"(?i-u)^\s*(?:[a-z]+\s+)?(?:an?|the)\s+unique(?-u:\b)|(?-u:\b)uniquely\s+identif",
     )
     .expect("valid regex")
 });
@@ -3073,7 +3143,7 @@ fn policy_value_problem(name: &str, value: &Node, written: &str) -> Option<Strin
 /// "does not match the original request", "parameters mismatch".
 static MISMATCH: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?ix)(?-u:\b)(
+        r"(?ix-u)(?-u:\b)(
             different\ (request\ )?(payload|body|parameters|params|request|arguments|data)
           | (another|other)\ (request\ )?(payload|body|parameters|params|arguments|data)
           | (does\ not|doesn't|do\ not|did\ not)\ match

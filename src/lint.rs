@@ -179,8 +179,13 @@ pub fn run_each<T: Send>(
         })
         .collect();
     let keep_trees = opts.skip_teardown && jobs.len() == 1;
+    // Largest first, one file a task: a big spec started last would leave the other cores idle
+    // while it alone is linted. The order of results does not matter; they are sorted below.
+    let mut jobs = jobs;
+    jobs.sort_by_key(|(source, _, _)| std::cmp::Reverse(source.text.len()));
     let (results, made): (Vec<FileResult>, Vec<Option<(String, T)>>) = jobs
         .into_par_iter()
+        .with_max_len(1)
         .map(|(source, strict, config)| {
             lint_source(source, strict, &resolve, config, opts, keep_trees, each)
         })

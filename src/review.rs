@@ -543,7 +543,7 @@ fn replay_documented(op: &Operation<'_>) -> Option<(String, Location)> {
     use std::sync::LazyLock;
     static REPLAY: LazyLock<regex::Regex> = LazyLock::new(|| {
         regex::Regex::new(
-            r"(?i)(?-u:\b)(same (?:response|result)|original (?:response|result)|first (?:response|result)|replay(?:ed|s)?|gets? this response again)(?-u:\b)",
+            r"(?i-u)(?-u:\b)(same (?:response|result)|original (?:response|result)|first (?:response|result)|replay(?:ed|s)?|gets? this response again)(?-u:\b)",
         )
         .expect("valid regex")
     });

@@ -75,17 +75,6 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             }
             continue;
         }
-        // A create that a documented natural key protects: a retry is refused as a duplicate.
-        let harms_twice = || cx.moves_money(op).is_some() || cx.relative_change(op).is_some();
-        if natural_key(cx.bundle, op, &harms_twice).is_some() {
-            continue;
-        }
-        // The same call at another path, as its text says ("This endpoint is the same as POST
-        // /files/{fileID}": Moov's `/files/{fileID}/new`), is as safe as that one: keyed, or
-        // protected by a natural key.
-        if protected_alias(cx.bundle, &cx.api.operations, op, cx.settings).is_some() {
-            continue;
-        }
         let effect = effect_given(
             cx.bundle,
             op,
@@ -110,6 +99,18 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         // of real specs judged it noise on every update (Stripe's hundreds of
         // `POST /v1/<resource>/{id}`).
         if effect == Effect::Updates {
+            continue;
+        }
+        // A create that a documented natural key protects: a retry is refused as a duplicate.
+        // (Asked after the cheaper exemptions above: it reads the operation's whole text.)
+        let harms_twice = || cx.moves_money(op).is_some() || cx.relative_change(op).is_some();
+        if natural_key(cx.bundle, op, &harms_twice).is_some() {
+            continue;
+        }
+        // The same call at another path, as its text says ("This endpoint is the same as POST
+        // /files/{fileID}": Moov's `/files/{fileID}/new`), is as safe as that one: keyed, or
+        // protected by a natural key.
+        if protected_alias(cx.bundle, &cx.api.operations, op, cx.settings).is_some() {
             continue;
         }
         // A transition with no body, or one that only names its target, repeats the very same
@@ -985,8 +986,9 @@ pub(super) fn only_identifies(bundle: &crate::resolve::Bundle, op: &Operation<'_
         let name = crate::idempotency::squash(p.name);
         name == "expand"
             || name == "token"
-            || name.ends_with("id")
-            || name.ends_with("ids")
+            || ["id", "ids", "slug", "slugs", "login", "logins"]
+                .iter()
+                .any(|e| name.ends_with(e))
             // A note on the call (PayPal's suspend `reason`), the same on every retry.
             || name.ends_with("reason")
             || matches!(name.as_str(), "note" | "notes" | "comment" | "memo")

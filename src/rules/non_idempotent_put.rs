@@ -12,7 +12,7 @@ use crate::source::Node;
 
 /// A call described as appending or incrementing, in the third person: what it does.
 static RELATIVE_CALL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?-u:\b)(appends|increments|decrements)(?-u:\b)").expect("valid regex")
+    Regex::new(r"(?i-u)(?-u:\b)(appends|increments|decrements)(?-u:\b)").expect("valid regex")
 });
 
 pub const RULE: Rule = Rule {

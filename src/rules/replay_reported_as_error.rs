@@ -16,14 +16,14 @@ pub const RULE: Rule = Rule {
 
 static DUPLICATE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)(?-u:\b)(duplicate (?:request|transaction|submission|payment|operation)s?|already (?:been )?processed|already submitted|already exists|(?:key )?(?:has been |was )?already used)(?-u:\b)",
+        r"(?i-u)(?-u:\b)(duplicate (?:request|transaction|submission|payment|operation)s?|already (?:been )?processed|already submitted|already exists|(?:key )?(?:has been |was )?already used)(?-u:\b)",
     )
     .expect("valid regex")
 });
 
 /// Words that make it the mismatch case (a key reused with another payload), which is an error.
 static DIFFERENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?-u:\b)(different|does not match|doesn't match|mismatch|another request|other parameters)(?-u:\b)")
+    Regex::new(r"(?i-u)(?-u:\b)(different|does not match|doesn't match|mismatch|another request|other parameters)(?-u:\b)")
         .expect("valid regex")
 });
 

@@ -19,7 +19,7 @@ pub const RULE: Rule = Rule {
 /// operation will continue after this response has been returned").
 static NO_BACKOFF: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?ix)(?-u:\b)(
+        r"(?ix-u)(?-u:\b)(
             (maximum|number)\s+of\s+([0-9]+\s+)?(concurrent|parallel|simultaneous)\s+(?-u:[\w\s]){1,40}?(has|have)\s+been\s+(reached|met)
           | can\s+only\s+be\s+(?-u:\w)+\s+[0-9]+\s+times\s+(in|per|every)\s+([0-9]+\s+)?(hours?|days?|weeks?|months?)
           | the\s+(operation|job|task|process|export|import)\s+will\s+continue

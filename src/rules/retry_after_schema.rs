@@ -19,7 +19,7 @@ pub const RULE: Rule = Rule {
 /// An ISO 8601 duration with a time part such as `PT30S` or `P1DT2H` (a `Retry-After` is
 /// seconds, so a date-only `P1D` is not looked for), or a description naming ISO 8601 or RFC 3339.
 static ISO_DURATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?-u:\b)ISO[ -]?8601(?-u:\b)|(?-u:\b)RFC[ -]?3339(?-u:\b)|(?-u:\b)P(?:[0-9]+[YMWD])*T(?:[0-9]+(?:\.[0-9]+)?[HMS])+(?-u:\b)")
+    Regex::new(r"(?i-u)(?-u:\b)ISO[ -]?8601(?-u:\b)|(?-u:\b)RFC[ -]?3339(?-u:\b)|(?-u:\b)P(?:[0-9]+[YMWD])*T(?:[0-9]+(?:\.[0-9]+)?[HMS])+(?-u:\b)")
         .expect("valid regex")
 });
 

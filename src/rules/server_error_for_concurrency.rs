@@ -15,7 +15,7 @@ pub const RULE: Rule = Rule {
 };
 
 static CONCURRENCY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?-u:\b)(in progress|locked|lock|concurren(?:t|cy)|duplicate key|already in use)(?-u:\b)")
+    Regex::new(r"(?i-u)(?-u:\b)(in progress|locked|lock|concurren(?:t|cy)|duplicate key|already in use)(?-u:\b)")
         .expect("valid regex")
 });
 
