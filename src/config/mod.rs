@@ -97,6 +97,9 @@ impl Default for Settings {
                 "disbursements",
                 "remittance",
                 "remittances",
+                // A fee made is a fee charged (Unit's `createFee` debits the account).
+                "fee",
+                "fees",
             ]),
         }
     }

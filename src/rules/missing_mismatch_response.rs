@@ -21,17 +21,62 @@ static REPLAY_SAID: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new
     .expect("valid regex")
 });
 
+/// What a spec says a request with a used key gets, when it says it gets the first response.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Replay {
+    /// Said of a retry of the same request ("retry the same request with the same key"):
+    /// nothing is said of a key reused with another payload.
+    OfTheSame,
+    /// Said of any request with the key, whatever it sends (Lob's "When a request is sent with
+    /// an idempotency key for an already created resource, the response object for the
+    /// existing resource will be returned"): one with another payload is answered as the
+    /// first, silently.
+    Whatever,
+}
+
 /// Whether `text` says a reused key gets the first response: [`REPLAY_SAID`] in a sentence that
-/// speaks of a key ("The search endpoint returns the same results as the dashboard" does not).
-fn replay_said(text: &str) -> bool {
-    REPLAY_SAID.find_iter(text).any(|m| {
-        let start = text[..m.start()].rfind('.').map_or(0, |at| at + 1);
-        let end = text[m.end()..]
-            .find('.')
-            .map_or(text.len(), |at| m.end() + at);
-        let sentence = text[start..end].to_ascii_lowercase();
-        sentence.contains("key") || sentence.contains("idempoten")
-    })
+/// speaks of a key ("The search endpoint returns the same results as the dashboard" does not);
+/// and whether that sentence limits it to the same request.
+fn replay_said(text: &str) -> Option<Replay> {
+    REPLAY_SAID
+        .find_iter(text)
+        .filter_map(|m| {
+            let start = text[..m.start()].rfind('.').map_or(0, |at| at + 1);
+            let end = text[m.end()..]
+                .find('.')
+                .map_or(text.len(), |at| m.end() + at);
+            let sentence = text[start..end].to_ascii_lowercase();
+            if !(sentence.contains("key") || sentence.contains("idempoten")) {
+                return None;
+            }
+            let w = crate::heuristics::words(&sentence);
+            let of_the_same = w.iter().any(|x| {
+                matches!(
+                    x.as_str(),
+                    "identical" | "retry" | "retries" | "retried" | "retrying"
+                )
+            }) || w.windows(2).any(|p| {
+                p[0] == "same"
+                    && matches!(
+                        p[1].as_str(),
+                        "request"
+                            | "requests"
+                            | "body"
+                            | "payload"
+                            | "parameters"
+                            | "params"
+                            | "arguments"
+                            | "data"
+                            | "content"
+                    )
+            });
+            Some(if of_the_same {
+                Replay::OfTheSame
+            } else {
+                Replay::Whatever
+            })
+        })
+        .max()
 }
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
@@ -50,7 +95,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         .into_iter()
         .chain(tags)
         .filter_map(crate::source::Node::as_str)
-        .any(replay_said);
+        .filter_map(replay_said)
+        .max();
     // The API's own list of the error codes every operation may answer names the one for a key
     // reused with another payload (Square's `info.x-square-generic-error-codes` lists
     // `IDEMPOTENCY_KEY_REUSED`): every keyed operation answers it, by its code.
@@ -82,17 +128,26 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if answered(op, status) || (code_for_api && from_policy.is_none()) {
             continue;
         }
-        let replayed = replay_said_for_api
-            || ["description", "summary"]
-                .iter()
-                .filter_map(|k| op.node.node.get(k).and_then(crate::source::Node::as_str))
-                .chain(cx.carriers(op).iter().filter_map(|c| c.description()))
-                .any(replay_said);
-        let said = if replayed {
-            " (the spec says a reused key gets the first response, not whether one sent with \
-             another payload is refused)"
-        } else {
-            ""
+        let replayed = ["description", "summary"]
+            .iter()
+            .filter_map(|k| op.node.node.get(k).and_then(crate::source::Node::as_str))
+            .chain(cx.carriers(op).iter().filter_map(|c| c.description()))
+            .filter_map(replay_said)
+            .chain(replay_said_for_api)
+            .max();
+        let said = match replayed {
+            Some(Replay::OfTheSame) => {
+                " (the spec says a reused key gets the first response, not whether one sent \
+                 with another payload is refused)"
+            }
+            // A design gap, not only a missing line: the client never learns that its second
+            // request was not the one answered.
+            Some(Replay::Whatever) => {
+                " (the spec says any request with a used key gets the first response: one \
+                 sent with another payload is answered as the first, and its client never \
+                 learns that what it sent was ignored)"
+            }
+            None => "",
         };
         // (One asking for another status than the API's usual is its own gap.)
         let list = if status == cx.settings.mismatch_status {
