@@ -136,15 +136,16 @@ pub(crate) struct NameWords {
 impl NameWords {
     /// Split once per operation and kept on it: several classifiers read them of every POST.
     fn of<'o>(op: &'o Operation<'_>) -> &'o Self {
-        op.names.get_or_init(|| NameWords {
-            seg: words(odata_action(last_literal_segment(op.path))),
-            id: op
+        op.names.get_or_init(|| {
+            let seg = words(odata_action(last_literal_segment(op.path)));
+            let id = op
                 .operation_id
                 .map(|id| words(action_part(id)))
-                .unwrap_or_default(),
-            lead: lead_text(op)
-                .map(|(_, t)| job_to_verb(words(&t)))
-                .unwrap_or_default(),
+                .unwrap_or_default();
+            let lead = lead_text(op)
+                .map(|(_, t)| job_to_verb(words(&t), &seg, &id))
+                .unwrap_or_default();
+            NameWords { seg, id, lead }
         })
     }
 
@@ -171,8 +172,11 @@ impl NameWords {
 
 /// A summary that creates a job or task only to do something else ("Create jobs to terminate
 /// users session", Box's) is read from that verb on ("terminate users session"): the job is
-/// the means, the verb is what a retry repeats. Other words are returned as they are.
-fn job_to_verb(lead: Vec<String>) -> Vec<String> {
+/// the means, the verb is what a retry repeats. Only when the last path segment or the
+/// operationId names that verb too (Box's `/users/terminate_sessions`): "Create a task to
+/// approve the invoice" at `/tasks` makes a task, a thing of its own. Other words are returned
+/// as they are.
+fn job_to_verb(lead: Vec<String>, seg: &[String], id: &[String]) -> Vec<String> {
     let mut at = 0;
     if !lead.first().is_some_and(|w| {
         matches!(
@@ -199,8 +203,12 @@ fn job_to_verb(lead: Vec<String>) -> Vec<String> {
         .get(at)
         .is_some_and(|w| matches!(w.as_str(), "job" | "jobs" | "task" | "tasks"));
     let to = lead.get(at + 1).is_some_and(|w| w == "to");
+    let named = |verb: &str| {
+        let verb = base_verb(verb);
+        seg.iter().chain(id).any(|w| base_verb(w) == verb)
+    };
     match lead.get(at + 2) {
-        Some(verb) if job && to && !verb.is_empty() => lead[at + 2..].to_vec(),
+        Some(verb) if job && to && named(verb) => lead[at + 2..].to_vec(),
         _ => lead,
     }
 }
@@ -1074,7 +1082,7 @@ fn deletes(op: &Operation<'_>) -> Option<String> {
     let lead_words = &names.lead;
     // "Delete and recreate the index": the verb after "and" counts too.
     let heads = names.heads(op, true);
-    let verb = heads.iter().find(|h| DELETE_VERBS.contains(&h.as_str()))?;
+    let verb = heads.iter().find(|h| DELETE_VERBS.contains(&h.as_str()));
     if ordinal_delete(op).is_some() {
         return None;
     }
@@ -1103,7 +1111,13 @@ fn deletes(op: &Operation<'_>) -> Option<String> {
         })
     };
     let staged = for_deletion(lead_words) || for_deletion(&names.id);
-    (!other_write || staged).then(|| verb.clone())
+    match verb {
+        Some(verb) => (!other_write || staged).then(|| verb.clone()),
+        // What it sends is to be deleted, whatever its head verb (Okta's
+        // `uploadIdentitySourceGroupsDataForDelete` at `…/bulk-groups-delete`, "Upload the group
+        // external IDs to be deleted in Okta"): it stages a delete.
+        None => staged.then(|| "delete".to_string()),
+    }
 }
 
 /// The delete verb of a POST that deletes "the last", "the first" or "the next" one, whose every
@@ -1142,6 +1156,9 @@ pub fn exemption(op: &Operation<'_>, settings: &Settings) -> Option<Exemption> {
     if let Some(verb) = deletes(op) {
         return Some(Exemption::Deletes(verb));
     }
+    if let Some(why) = streams_its_export(op) {
+        return Some(Exemption::Reads(why));
+    }
     if let Some(verb) = NameWords::of(op)
         .heads(op, true)
         .into_iter()
@@ -1174,6 +1191,48 @@ pub fn exemption(op: &Operation<'_>, settings: &Settings) -> Option<Exemption> {
         return Some(Exemption::Redelivers(verb));
     }
     reads(op, settings).map(Exemption::Reads)
+}
+
+/// An export or download answered with the exported bytes themselves, sent nothing to keep
+/// (Formance's `v2ExportLogs`: no body, `200` with `application/octet-stream`): the export is
+/// the response, and nothing is left behind to duplicate. One answered 201 or 202, or with a
+/// JSON document (an export job to fetch later), makes something.
+fn streams_its_export(op: &Operation<'_>) -> Option<String> {
+    if op.request_body.is_some() {
+        return None;
+    }
+    let verb = NameWords::of(op)
+        .heads(op, true)
+        .into_iter()
+        .find(|h| matches!(h.as_str(), "export" | "download" | "dump"))?;
+    let successes: Vec<_> = op
+        .responses
+        .iter()
+        .filter(|r| r.status.starts_with('2'))
+        .collect();
+    let file = |media: &str| {
+        let media = crate::model::media_essence(media);
+        media == "application/octet-stream"
+            || media == "text/csv"
+            || media == "application/zip"
+            || media == "application/gzip"
+            || media == "application/x-ndjson"
+    };
+    let streamed = !successes.is_empty()
+        && successes.iter().all(|r| {
+            r.status == "200"
+                && (r.node.get("content").is_some_and(|c| {
+                    let media = c.node.entries();
+                    !media.is_empty() && media.iter().all(|e| file(&e.key.text))
+                })
+                    // Swagger 2.0: a `file` schema.
+                    || r.node
+                        .get("schema")
+                        .and_then(|s| s.node.get("type"))
+                        .and_then(Node::as_str)
+                        == Some("file"))
+        });
+    streamed.then(|| format!("{verb}s what it is asked for in its response, as a file"))
 }
 
 /// `op` hands its request to another target.

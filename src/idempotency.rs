@@ -178,7 +178,7 @@ static KEY_WORDING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new
 /// payment to be canceled".
 static OTHER_REQUEST: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i-u)(?-u:\b)identif(?:y|ying|ies)\s+the\s+(?:(?-u:\w)+\s+){0,2}?(?:to\s+be|that|which)(?-u:\b)",
+        r"(?i-u)(?-u:\b)identif(?:y|ying|ies)(?u:\s)+the(?u:\s)+(?:(?-u:\w)+(?u:\s)+){0,2}?(?:to(?u:\s)+be|that|which)(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -194,11 +194,11 @@ static IDEMPOTENCY_WORD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock
 /// what something else makes idempotent ("makes the update idempotent").
 fn described_as_key(description: &str) -> bool {
     static AS_KEY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"(?i-u)(?-u:\b)idempotency[\s-]+(?:key|token)s?(?-u:\b)")
+        regex::Regex::new(r"(?i-u)(?-u:\b)idempotency(?u:[\s-])+(?:key|token)s?(?-u:\b)")
             .expect("valid regex")
     });
     static DENIED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"(?i-u)(?-u:\b)not\s+(?:an?\s+|the\s+)?idempotency")
+        regex::Regex::new(r"(?i-u)(?-u:\b)not(?u:\s)+(?:an?(?u:\s)+|the(?u:\s)+)?idempotency")
             .expect("valid regex")
     });
     AS_KEY.is_match(description) && !DENIED.is_match(description)
@@ -209,7 +209,7 @@ fn described_as_key(description: &str) -> bool {
 fn map_keyed_by_key(description: &str) -> bool {
     static KEYED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
-            r"(?i-u)(?-u:\b)(?:each\s+key\s+is\s+the|keyed\s+by(?:\s+the|\s+an?|\s+its)?)\s+`?idempotency[\s_-]+(?:key|token)",
+            r"(?i-u)(?-u:\b)(?:each(?u:\s)+key(?u:\s)+is(?u:\s)+the|keyed(?u:\s)+by(?:(?u:\s)+the|(?u:\s)+an?|(?u:\s)+its)?)(?u:\s)+`?idempotency(?u:[\s_-])+(?:key|token)",
         )
         .expect("valid regex")
     });
@@ -275,7 +275,7 @@ pub fn header_carries_key(settings: &Settings, p: &Parameter<'_>) -> bool {
 /// the thing: "Triggers whenever a named version is created".
 static EVENT_OF_A_CREATE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i-u)(?-u:\b)([a-z_]+)\s+(?:is|are|was|were|gets?|has\s+been|have\s+been)\s+(?:created|added|deleted|removed)(?-u:\b)",
+        r"(?i-u)(?-u:\b)([a-z_]+)(?u:\s)+(?:is|are|was|were|gets?|has(?u:\s)+been|have(?u:\s)+been)(?u:\s)+(?:created|added|deleted|removed)(?-u:\b)",
     )
         .expect("valid regex")
 });
@@ -820,11 +820,11 @@ pub fn expiring_token(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
 static VALID_BRIEFLY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
         r"(?ix-u)(?-u:\b)(?:
-            (?:valid|usable)\s+(?:only\s+)?for\s+(?:only\s+)?
-          | expires?\s+(?:after|in|within)\s+
+            (?:valid|usable)(?u:\s)+(?:only(?u:\s)+)?for(?u:\s)+(?:only(?u:\s)+)?
+          | expires?(?u:\s)+(?:after|in|within)(?u:\s)+
         )(?:
-            (?:an?|one|a\s+few|[0-9]+)\s+(?:seconds?|minutes?)
-          | (?:an?|one|a\s+few|[1-9]|1[0-9]|2[0-4])\s+hours?
+            (?:an?|one|a(?u:\s)+few|[0-9]+)(?u:\s)+(?:seconds?|minutes?)
+          | (?:an?|one|a(?u:\s)+few|[1-9]|1[0-9]|2[0-4])(?u:\s)+hours?
         )(?-u:\b)",
     )
     .expect("valid regex")
@@ -1142,7 +1142,7 @@ fn money_evidence(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> O
         if let Some(at) = money_amount(bundle, &props) {
             return Some(format!("body has a money amount ({at})"));
         }
-        if let Some(said) = amount_between_accounts(bundle, &props) {
+        if let Some(said) = amount_between_accounts(bundle, op, &props) {
             return Some(said);
         }
     }
@@ -1270,11 +1270,9 @@ fn money_amount(bundle: &Bundle, props: &[Property<'_>]) -> Option<String> {
     None
 }
 
-/// An amount sent with the two accounts it moves between, a source and a destination: Unit's
-/// reward, `data.attributes.amount` from `relationships.fundingAccount` to `receivingAccount`;
-/// a `from_account_id`, `to_account_id` and `amount`. No currency is needed: the accounts
-/// hold money. Read at the top of the body and in a JSON:API document's resource.
-fn amount_between_accounts(bundle: &Bundle, props: &[Property<'_>]) -> Option<String> {
+/// The fields a request body sends, `props` its top-level properties: those, and in a JSON:API
+/// document those of the resource it sends (`data.attributes`, `data.relationships`).
+pub fn sent_fields<'a>(bundle: &'a Bundle, props: &[Property<'a>]) -> Vec<Property<'a>> {
     let mut fields = props.to_vec();
     if let Some(data) = props.iter().find(|p| p.name == "data") {
         let mut resource = Vec::new();
@@ -1286,6 +1284,22 @@ fn amount_between_accounts(bundle: &Bundle, props: &[Property<'_>]) -> Option<St
             schema_properties(bundle, part.schema, 0, &mut fields);
         }
     }
+    fields
+}
+
+/// An amount sent with the two accounts it moves between, a source and a destination: Unit's
+/// reward, `data.attributes.amount` from `relationships.fundingAccount` to `receivingAccount`;
+/// a `from_account_id`, `to_account_id` and `amount`. No currency is needed: the accounts
+/// hold money. Read at the top of the body and in a JSON:API document's resource. The
+/// direction word comes first or right before `account` (`to_account_id`, `transferToAccount`;
+/// not `account_to_watch`), the two are different fields, and the amount is no bound (a limit's
+/// "Maximum per day", a call whose head noun is a limit, rule, alert or threshold).
+fn amount_between_accounts(
+    bundle: &Bundle,
+    op: &Operation<'_>,
+    props: &[Property<'_>],
+) -> Option<String> {
+    let fields = sent_fields(bundle, props);
     let amount = fields.iter().find(|p| {
         squash_eq(p.name, "amount")
             && matches!(
@@ -1293,10 +1307,35 @@ fn amount_between_accounts(bundle: &Bundle, props: &[Property<'_>]) -> Option<St
                 Some("integer" | "number" | "string")
             )
     })?;
+    let bounds = description_of(&amount.schema).is_some_and(|d| {
+        words(d).iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "maximum" | "max" | "minimum" | "min" | "limit" | "threshold"
+            )
+        })
+    }) || [
+        crate::classify::last_literal_segment(op.path),
+        op.operation_id.map_or("", |id| id.as_str()),
+    ]
+    .iter()
+    .filter_map(|name| words(name).pop())
+    .any(|w| {
+        matches!(
+            crate::classify::base_verb(&w).as_str(),
+            "limit" | "rule" | "alert" | "threshold" | "cap" | "budget"
+        )
+    });
+    if bounds {
+        return None;
+    }
     let account_towards = |p: &&Property<'_>, ends: &[&str]| {
         let w = words(p.name);
-        w.iter().any(|x| matches!(x.as_str(), "account" | "wallet"))
-            && w.iter().any(|x| ends.contains(&x.as_str()))
+        w.iter().enumerate().any(|(i, x)| {
+            matches!(x.as_str(), "account" | "wallet")
+                && i > 0
+                && (ends.contains(&w[i - 1].as_str()) || ends.contains(&w[0].as_str()))
+        })
     };
     let from = fields.iter().find(|p| {
         account_towards(
@@ -1315,20 +1354,21 @@ fn amount_between_accounts(bundle: &Bundle, props: &[Property<'_>]) -> Option<St
         )
     })?;
     let to = fields.iter().find(|p| {
-        account_towards(
-            p,
-            &[
-                "to",
-                "receiving",
-                "destination",
-                "credit",
-                "creditor",
-                "recipient",
-                "receiver",
-                "payee",
-                "beneficiary",
-            ],
-        )
+        !std::ptr::eq(*p, from)
+            && account_towards(
+                p,
+                &[
+                    "to",
+                    "receiving",
+                    "destination",
+                    "credit",
+                    "creditor",
+                    "recipient",
+                    "receiver",
+                    "payee",
+                    "beneficiary",
+                ],
+            )
     })?;
     Some(format!(
         "body sends `{}` from `{}` to `{}`",
@@ -1405,7 +1445,7 @@ fn names_what_is_refused(message: &str) -> bool {
 // (Words may be split across lines: `\s+`, not a space.)
 static NATURAL_KEY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i-u)(?-u:\b)(must\s+be\s+unique|is\s+not\s+unique|unique\s+(across|within|per|among)|already\s+exists?|already\s+(?:been\s+)?(taken|in\s+use|registered|present|part\s+of|a\s+member|mapped|associated|connected|installed|enrolled|reserved|assigned|added|linked|attached)|name[\s_]in[\s_]use|conflicts?\s+with\s+(?:an?\s+)?existing|duplicate\s+(name|email|entry|resource))(?-u:\b)",
+        r"(?i-u)(?-u:\b)(must(?u:\s)+be(?u:\s)+unique|is(?u:\s)+not(?u:\s)+unique|unique(?u:\s)+(across|within|per|among)|already(?u:\s)+exists?|already(?u:\s)+(?:been(?u:\s)+)?(taken|in(?u:\s)+use|registered|present|part(?u:\s)+of|a(?u:\s)+member|mapped|associated|connected|installed|enrolled|reserved|assigned|added|linked|attached)|name(?u:[\s_])in(?u:[\s_])use|conflicts?(?u:\s)+with(?u:\s)+(?:an?(?u:\s)+)?existing|duplicate(?u:\s)+(name|email|entry|resource))(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -1439,7 +1479,7 @@ fn natural_key_said(text: &str) -> bool {
 /// A property's description that says its value must be unique (not "is not unique").
 static UNIQUE_FIELD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i-u)(?-u:\b)(must\s+be\s+unique|(?:is|are|'s)\s+unique\s+(across|within|per|among))(?-u:\b)|^\s*(?:an?\s+|the\s+)?unique\s+(?:name|title|slug|handle|label|login|username|reference|code|key)(?-u:\b)",
+        r"(?i-u)(?-u:\b)(must(?u:\s)+be(?u:\s)+unique|(?:is|are|'s)(?u:\s)+unique(?u:\s)+(across|within|per|among))(?-u:\b)|^(?u:\s)*(?:an?(?u:\s)+|the(?u:\s)+)?unique(?u:\s)+(?:name|title|slug|handle|label|login|username|reference|code|key)(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -1457,16 +1497,16 @@ pub static OPTIONAL_EXPLAINED: std::sync::LazyLock<regex::Regex> = std::sync::La
 static IDEMPOTENT_BY_DESIGN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
         r"(?ix-u)(?-u:\b)(
-            (?:this\s+(?:endpoint|operation|call|request|method)|calls?\s+to\s+(?:this\s+endpoint|`?[0-9A-Za-z_.]+`?)|(?:the\s+)?(?:endpoint|operation|call|request)s?)\s+(?:is|are)\s+idempotent
+            (?:this(?u:\s)+(?:endpoint|operation|call|request|method)|calls?(?u:\s)+to(?u:\s)+(?:this(?u:\s)+endpoint|`?[0-9A-Za-z_.]+`?)|(?:the(?u:\s)+)?(?:endpoint|operation|call|request)s?)(?u:\s)+(?:is|are)(?u:\s)+idempotent
             # Netlify: 'If a database already exists, returns the existing connection string'
-          | already\s+exists?,?\s+(?:it\s+|this\s+endpoint\s+|the\s+(?-u:\w)+\s+)?returns?\s+the\s+existing
+          | already(?u:\s)+exists?,?(?u:\s)+(?:it(?u:\s)+|this(?u:\s)+endpoint(?u:\s)+|the(?u:\s)+(?-u:\w)+(?u:\s)+)?returns?(?u:\s)+the(?u:\s)+existing
             # Square: 'If the payment is already canceled, no action is taken'
-          | no\s+action\s+is\s+taken
+          | no(?u:\s)+action(?u:\s)+is(?u:\s)+taken
             # Slack: 'Opens or resumes a direct message'; 'Get or create a session'
-          | (?:opens?|starts?)\s+or\s+(?:resumes?|reopens?|returns?\s+the\s+existing)
-          | (?:gets?|finds?|fetch(?:es)?|retrieves?)\s+or\s+creates?
+          | (?:opens?|starts?)(?u:\s)+or(?u:\s)+(?:resumes?|reopens?|returns?(?u:\s)+the(?u:\s)+existing)
+          | (?:gets?|finds?|fetch(?:es)?|retrieves?)(?u:\s)+or(?u:\s)+creates?
             # Asana: 'this replaces an existing goal metric if one already exists'
-          | (?:replaces?|overwrites?)\s+(?:an?|the|any)\s+existing\s+(?:[a-z0-9_-]+\s+){0,3}?if\s+(?:one|it)\s+(?:already\s+)?exists
+          | (?:replaces?|overwrites?)(?u:\s)+(?:an?|the|any)(?u:\s)+existing(?u:\s)+(?:[a-z0-9_-]+(?u:\s)+){0,3}?if(?u:\s)+(?:one|it)(?u:\s)+(?:already(?u:\s)+)?exists
 
         )(?-u:\b)",
     )
@@ -1478,7 +1518,7 @@ static IDEMPOTENT_BY_DESIGN: std::sync::LazyLock<regex::Regex> = std::sync::Lazy
 /// error response".
 static ALREADY_REFUSED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i-u)(?-u:\b)(?:if|when)(?-u:\b)(?u:[^.]){0,120}(?-u:\b)already\s+(?:been\s+)?(?:present|exists?|assigned|added|registered|in\s+use|taken|linked|attached|a\s+member)(?-u:\b)(?u:[^.]){0,120}(?-u:\b)(?:400|409|422|error|fails?|refused|rejected)(?-u:\b)",
+        r"(?i-u)(?-u:\b)(?:if|when)(?-u:\b)(?u:[^.]){0,120}(?-u:\b)already(?u:\s)+(?:been(?u:\s)+)?(?:present|exists?|assigned|added|registered|in(?u:\s)+use|taken|linked|attached|a(?u:\s)+member)(?-u:\b)(?u:[^.]){0,120}(?-u:\b)(?:400|409|422|error|fails?|refused|rejected)(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -1487,7 +1527,7 @@ static ALREADY_REFUSED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock:
 /// shift): one made again by a retry overlaps the first.
 static OVERLAP: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i-u)(?-u:\b)(?:overlaps?|overlapping)\s+(?:with\s+)?(?:another|an?\s+existing|existing|any\s+other)\s+`?(?-u:\w)+`?",
+        r"(?i-u)(?-u:\b)(?:overlaps?|overlapping)(?u:\s)+(?:with(?u:\s)+)?(?:another|an?(?u:\s)+existing|existing|any(?u:\s)+other)(?u:\s)+`?(?-u:\w)+`?",
     )
     .expect("valid regex")
 });
@@ -1495,7 +1535,7 @@ static OVERLAP: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| 
 /// An operation's wording that what it makes must be unique by a value the client sends.
 static UNIQUE_PROSE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i-u)(?-u:\b)must\s+have\s+a\s+unique\s+`?(?-u:\w)+`?(?:\s+for\s+(?:a|its|the)\s+(?-u:\w)+)?",
+        r"(?i-u)(?-u:\b)must(?u:\s)+have(?u:\s)+a(?u:\s)+unique(?u:\s)+`?(?-u:\w)+`?(?:(?u:\s)+for(?u:\s)+(?:a|its|the)(?u:\s)+(?-u:\w)+)?",
     )
     .expect("valid regex")
 });
@@ -1505,7 +1545,7 @@ static UNIQUE_PROSE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::ne
 /// account can only have one FinancialAccount" (Stripe).
 static ONE_PER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i-u)(?-u:\b)(?:(?:only\s+allows?\s+one|allows?\s+only\s+one|only\s+one|at\s+most\s+one)\s+(?:[a-z0-9_-]+\s+){0,4}?(?:is\s+allowed\s+)?per\s+(?-u:\w)+|(?:each|every|an?)\s+(?:[a-z0-9_-]+\s+){1,3}?(?:can|may)\s+(?:only\s+have|have\s+only)\s+one\s+(?-u:\w)+)",
+        r"(?i-u)(?-u:\b)(?:(?:only(?u:\s)+allows?(?u:\s)+one|allows?(?u:\s)+only(?u:\s)+one|only(?u:\s)+one|at(?u:\s)+most(?u:\s)+one)(?u:\s)+(?:[a-z0-9_-]+(?u:\s)+){0,4}?(?:is(?u:\s)+allowed(?u:\s)+)?per(?u:\s)+(?-u:\w)+|(?:each|every|an?)(?u:\s)+(?:[a-z0-9_-]+(?u:\s)+){1,3}?(?:can|may)(?u:\s)+(?:only(?u:\s)+have|have(?u:\s)+only)(?u:\s)+one(?u:\s)+(?-u:\w)+)",
     )
     .expect("valid regex")
 });
@@ -1514,7 +1554,7 @@ static ONE_PER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| 
 /// are not allowed".
 static SAME_REFUSED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i-u)(?-u:\b)(?:concurrent|duplicate|multiple)\s+(?:[a-z]+\s+){0,2}?(?:to|for|with|on)\s+the\s+same\s+([a-z_]+)\s+(?:are|is)\s+not\s+(?:allowed|permitted)",
+        r"(?i-u)(?-u:\b)(?:concurrent|duplicate|multiple)(?u:\s)+(?:[a-z]+(?u:\s)+){0,2}?(?:to|for|with|on)(?u:\s)+the(?u:\s)+same(?u:\s)+([a-z_]+)(?u:\s)+(?:are|is)(?u:\s)+not(?u:\s)+(?:allowed|permitted)",
     )
     .expect("valid regex")
 });
@@ -1523,7 +1563,7 @@ static SAME_REFUSED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::ne
 /// cannot be created include: … Another dev resource for the node has the same url" (Figma).
 static SAME_AS_ANOTHER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i-u)(?-u:\b)another\s+(?:[a-z_-]+\s+){0,5}?(?:has|have|uses?|with)\s+the\s+same\s+([a-z_]+)(?-u:\b)",
+        r"(?i-u)(?-u:\b)another(?u:\s)+(?:[a-z_-]+(?u:\s)+){0,5}?(?:has|have|uses?|with)(?u:\s)+the(?u:\s)+same(?u:\s)+([a-z_]+)(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -2377,7 +2417,7 @@ pub fn natural_key(
 /// required and must be unique within a seller account".
 static UNIQUE_NAMED_FIELD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i-u)`((?-u:\w)+)`(?:\s+field)?(?:\s+is\s+required\s+and)?\s+must\s+be\s+unique(?-u:\b)",
+        r"(?i-u)`((?-u:\w)+)`(?:(?u:\s)+field)?(?:(?u:\s)+is(?u:\s)+required(?u:\s)+and)?(?u:\s)+must(?u:\s)+be(?u:\s)+unique(?-u:\b)",
     )
     .expect("valid regex")
 });
@@ -2850,7 +2890,7 @@ fn retry_answered(description: &str) -> bool {
 /// addressable name", "Provides a unique name", "uniquely identifies the resource".
 static UNIQUE_NAMING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i-u)^\s*(?:[a-z]+\s+)?(?:an?|the)\s+unique(?-u:\b)|(?-u:\b)uniquely\s+identif",
+        r"(?i-u)^(?u:\s)*(?:[a-z]+(?u:\s)+)?(?:an?|the)(?u:\s)+unique(?-u:\b)|(?-u:\b)uniquely(?u:\s)+identif",
     )
     .expect("valid regex")
 });

@@ -180,16 +180,24 @@ pub fn run_each<T: Send>(
         .collect();
     let keep_trees = opts.skip_teardown && jobs.len() == 1;
     // Largest first, one file a task: a big spec started last would leave the other cores idle
-    // while it alone is linted. The order of results does not matter; they are sorted below.
-    let mut jobs = jobs;
-    jobs.sort_by_key(|(source, _, _)| std::cmp::Reverse(source.text.len()));
-    let (results, made): (Vec<FileResult>, Vec<Option<(String, T)>>) = jobs
+    // while it alone is linted. The results are put back in plan order before they are merged:
+    // the first of two equal findings (a file shared by two documents, each with its own
+    // configuration) is the one kept, and must not depend on file sizes.
+    let mut jobs: Vec<(usize, _)> = jobs.into_iter().enumerate().collect();
+    jobs.sort_by_key(|(_, (source, _, _))| std::cmp::Reverse(source.text.len()));
+    let mut done: Vec<(usize, _)> = jobs
         .into_par_iter()
         .with_max_len(1)
-        .map(|(source, strict, config)| {
-            lint_source(source, strict, &resolve, config, opts, keep_trees, each)
+        .map(|(at, (source, strict, config))| {
+            (
+                at,
+                lint_source(source, strict, &resolve, config, opts, keep_trees, each),
+            )
         })
-        .unzip();
+        .collect();
+    done.sort_by_key(|(at, _)| *at);
+    let (results, made): (Vec<FileResult>, Vec<Option<(String, T)>>) =
+        done.into_iter().map(|(_, r)| r).unzip();
 
     let mut seen = HashSet::new();
     let mut seen_suppressed = HashSet::new();

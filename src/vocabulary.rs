@@ -647,6 +647,8 @@ pub const LINK_VERBS: &[&str] = &["link", "assign", "attach", "associate"];
 /// permission or grant of a resource to a project or user; a connection between two apps).
 pub const LINK_NOUNS: &[&str] = &[
     "assignment",
+    // A member links a person or a thing to a group (Box's shield segment `members`).
+    "member",
     "permission",
     "grant",
     "membership",

@@ -507,3 +507,59 @@ fn a_suppression_key_split_by_an_escaped_line_break_still_silences() {
         "      ? \"x-idemlint-\\\n        ignore\"\n      : {missing-idempotency-key: carts are throwaway}\n",
     );
 }
+
+/// A path file shared by two documents, each under its own configuration: its finding is
+/// reported once, as the first document in plan order (by name) sees it, whatever the sizes of
+/// the files (they are linted largest first).
+#[test]
+fn a_shared_file_is_reported_as_the_first_document_sees_it_whatever_the_sizes() {
+    let dir = tempfile::tempdir().unwrap();
+    let shared = dir.path().join("shared");
+    std::fs::create_dir_all(&shared).unwrap();
+    std::fs::write(
+        shared.join("paths.yaml"),
+        "orders: {post: {summary: Create an order, requestBody: {content: {application/json: \
+         {schema: {type: object, properties: {item: {type: string}}}}}}, responses: {'201': \
+         {description: created}}}}\n",
+    )
+    .unwrap();
+    let root = |name: &str, padding: usize| {
+        let folder = dir.path().join(name);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(
+            folder.join("api.yaml"),
+            format!(
+                "openapi: 3.0.0\ninfo: {{title: Shop, version: '1', description: '{}'}}\n\
+                 paths: {{/orders: {{$ref: '../shared/paths.yaml#/orders'}}}}\n",
+                "x".repeat(padding)
+            ),
+        )
+        .unwrap();
+        folder
+    };
+    // `a` comes first and raises the rule to an error; `b`, larger, is linted first.
+    let a = root("a", 0);
+    std::fs::write(
+        a.join(".idemlint.yaml"),
+        "rules: {missing-idempotency-key: error}\n",
+    )
+    .unwrap();
+    root("b", 20_000);
+    let out = Command::cargo_bin("idemlint")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["check", ".", "--format", "concise"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let shared_lines: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains("missing-idempotency-key"))
+        .collect();
+    assert_eq!(shared_lines.len(), 1, "{stdout}");
+    assert!(
+        shared_lines[0].contains("error[missing-idempotency-key]"),
+        "{stdout}"
+    );
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+}

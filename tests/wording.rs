@@ -180,3 +180,32 @@ fn a_fixed_body_with_query_parameters_can_still_differ() {
     ));
     assert!(mismatch(&list), "{list:#?}");
 }
+
+/// A non-breaking space between words (as specs exported from rich text have) reads as a
+/// space: "must\u{a0}have a unique `email`" says what the thing made is unique by, as "must have
+/// a unique `email`" does; the same with a plain word in its place says nothing of it.
+#[test]
+fn a_non_breaking_space_is_a_space_between_words() {
+    let paths = |said: &str| {
+        spec(&format!(
+            "  /users:
+    post:
+      summary: Create a user
+      description: \"Every user {said} a unique `email`.\"
+      requestBody: {{content: {{application/json: {{schema: {{type: object, properties: {{email: {{type: string}}}}}}}}}}}}
+      responses:
+        '201': {{description: Created}}
+"
+        ))
+    };
+    let nbsp = findings(&paths("must\u{a0}have"));
+    assert!(
+        !nbsp.iter().any(|f| f.1 == "missing-idempotency-key"),
+        "{nbsp:?}"
+    );
+    let plain = findings(&paths("may\u{a0}have"));
+    assert!(
+        found(&plain, "warning", "missing-idempotency-key", "/users"),
+        "{plain:?}"
+    );
+}

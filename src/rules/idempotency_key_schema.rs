@@ -8,7 +8,7 @@ use crate::source::Node;
 /// "128 character max".
 static STATED_LENGTH: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i-u)(?:max(?:imum)?(?: length)?(?: of)?|up to|at most|no more than)\s+(?P<n>[0-9]+)\s+char|(?-u:\b)(?P<m>[0-9]+)[\s-]+char(?:acter)?s?\s+(?:max|maximum|limit)(?-u:\b)",
+        r"(?i-u)(?:max(?:imum)?(?: length)?(?: of)?|up to|at most|no more than)(?u:\s)+(?P<n>[0-9]+)(?u:\s)+char|(?-u:\b)(?P<m>[0-9]+)(?u:[\s-])+char(?:acter)?s?(?u:\s)+(?:max|maximum|limit)(?-u:\b)",
     )
     .expect("valid regex")
 });

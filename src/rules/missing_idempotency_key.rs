@@ -331,7 +331,9 @@ fn effect_given(
     relative: impl Fn() -> bool,
 ) -> Effect {
     let by_words = effect(op);
-    if by_words != Effect::Creates && (moves_money() || relative()) {
+    if by_words != Effect::Creates
+        && (moves_money() || relative() || ships_a_replacement(bundle, op))
+    {
         Effect::Creates
     } else if by_words == Effect::Creates
         && let Some(verb) = bulk_transition(bundle, op)
@@ -404,6 +406,25 @@ fn effect_given(
         Effect::JoinsSet(noun)
     } else {
         by_words
+    }
+}
+
+/// Whether a replace or reissue sends where to ship what it makes: Unit's "Replace a Card" at
+/// `/cards/{cardId}/replace` with a required `shippingAddress` orders a new physical card, and
+/// a retry orders (and ships) another; it sets nothing on the old one.
+fn ships_a_replacement(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
+    let replaces = crate::classify::head_verbs(op)
+        .iter()
+        .any(|h| matches!(h.as_str(), "replace" | "reissue"));
+    replaces && {
+        let props = crate::idempotency::body_properties(bundle, op);
+        crate::idempotency::sent_fields(bundle, &props)
+            .iter()
+            .any(|p| {
+                let w = crate::heuristics::words(p.name);
+                w.iter().any(|x| x == "shipping")
+                    || w.windows(2).any(|x| x[0] == "ship" && x[1] == "to")
+            })
     }
 }
 
@@ -692,6 +713,9 @@ fn only_references(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool 
         let segment = crate::heuristics::words(crate::classify::last_literal_segment(op.path));
         let noun = segment.last().cloned().unwrap_or_default();
         crate::vocabulary::LINK_NOUNS.contains(&crate::classify::base_verb(&noun).as_str())
+            // The status of one thing for another (Box's `/terms_of_service_user_statuses`, a
+            // user's acceptance of terms): one for each pair.
+            || matches!(noun.as_str(), "status" | "statuses")
             || crate::classify::head_verbs(op)
                 .iter()
                 .any(|h| crate::vocabulary::LINK_VERBS.contains(&h.as_str()))
@@ -986,13 +1010,54 @@ pub(super) fn only_identifies(bundle: &crate::resolve::Bundle, op: &Operation<'_
         let name = crate::idempotency::squash(p.name);
         name == "expand"
             || name == "token"
-            || ["id", "ids", "slug", "slugs", "login", "logins"]
-                .iter()
-                .any(|e| name.ends_with(e))
+            // What the answer includes (Slack's `include_count`): the same on every retry.
+            || name.starts_with("include")
+            // A field named for its thing and described as its id (Slack's `usergroup`, "The
+            // encoded ID of the User Group to enable").
+            || described_as_id(p)
+            || name.ends_with("id")
+            || name.ends_with("ids")
+            // (A last word: not `allow_login`, `last_login`, which are flags and dates.)
+            || crate::heuristics::words(p.name).last().is_some_and(|w| {
+                matches!(w.as_str(), "slug" | "slugs" | "login" | "logins")
+                    && !matches!(
+                        p.schema.node.get("type").and_then(crate::source::Node::as_str),
+                        Some("boolean" | "integer")
+                    )
+                    && !crate::heuristics::words(p.name)
+                        .iter()
+                        .any(|w| matches!(w.as_str(), "last" | "allow" | "require" | "disable"))
+            })
             // A note on the call (PayPal's suspend `reason`), the same on every retry.
             || name.ends_with("reason")
             || matches!(name.as_str(), "note" | "notes" | "comment" | "memo")
     })
+}
+
+/// Whether a scalar field's description opens by calling it an id: "The encoded ID of the User
+/// Group to enable", "ID of the channel". Not "The name of the group, unique like an ID".
+fn described_as_id(p: &crate::idempotency::Property<'_>) -> bool {
+    let scalar = matches!(
+        p.schema
+            .node
+            .get("type")
+            .and_then(crate::source::Node::as_str),
+        Some("string" | "integer")
+    );
+    let Some(description) = p
+        .schema
+        .node
+        .get("description")
+        .and_then(crate::source::Node::as_str)
+    else {
+        return false;
+    };
+    let w = crate::heuristics::words(&description[..description.len().min(80)]);
+    scalar
+        && w.iter()
+            .take(4)
+            .position(|x| x == "id")
+            .is_some_and(|at| w.get(at + 1).is_some_and(|n| n == "of"))
 }
 
 /// Whether every request body is an object that can hold nothing, or is said to be empty

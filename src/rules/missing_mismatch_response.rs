@@ -16,7 +16,7 @@ pub const RULE: Rule = Rule {
 /// for the existing resource will be returned".
 static REPLAY_SAID: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i-u)(?-u:\b)(?:(?:existing|original|first|same)\s+(?:resource|response|result|object)s?\s+(?:(?:object\s+)?(?:for|of)\s+the\s+existing\s+resource\s+)?(?:will\s+be|is)\s+returned|response\s+object\s+for\s+the\s+existing\s+resource|returns?\s+the\s+(?:same|original|first|existing)\s+(?:response|result|resource|object))(?-u:\b)",
+        r"(?i-u)(?-u:\b)(?:(?:existing|original|first|same)(?u:\s)+(?:resource|response|result|object)s?(?u:\s)+(?:(?:object(?u:\s)+)?(?:for|of)(?u:\s)+the(?u:\s)+existing(?u:\s)+resource(?u:\s)+)?(?:will(?u:\s)+be|is)(?u:\s)+returned|response(?u:\s)+object(?u:\s)+for(?u:\s)+the(?u:\s)+existing(?u:\s)+resource|returns?(?u:\s)+the(?u:\s)+(?:same|original|first|existing)(?u:\s)+(?:response|result|resource|object))(?-u:\b)",
     )
     .expect("valid regex")
 });

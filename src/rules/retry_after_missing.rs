@@ -20,9 +20,9 @@ pub const RULE: Rule = Rule {
 static NO_BACKOFF: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
         r"(?ix-u)(?-u:\b)(
-            (maximum|number)\s+of\s+([0-9]+\s+)?(concurrent|parallel|simultaneous)\s+(?-u:[\w\s]){1,40}?(has|have)\s+been\s+(reached|met)
-          | can\s+only\s+be\s+(?-u:\w)+\s+[0-9]+\s+times\s+(in|per|every)\s+([0-9]+\s+)?(hours?|days?|weeks?|months?)
-          | the\s+(operation|job|task|process|export|import)\s+will\s+continue
+            (maximum|number)(?u:\s)+of(?u:\s)+([0-9]+(?u:\s)+)?(concurrent|parallel|simultaneous)(?u:\s)+(?:(?-u:\w)|(?u:\s)){1,40}?(has|have)(?u:\s)+been(?u:\s)+(reached|met)
+          | can(?u:\s)+only(?u:\s)+be(?u:\s)+(?-u:\w)+(?u:\s)+[0-9]+(?u:\s)+times(?u:\s)+(in|per|every)(?u:\s)+([0-9]+(?u:\s)+)?(hours?|days?|weeks?|months?)
+          | the(?u:\s)+(operation|job|task|process|export|import)(?u:\s)+will(?u:\s)+continue
         )(?-u:\b)",
     )
     .expect("valid regex")
