@@ -1062,6 +1062,25 @@ fn money_evidence(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> O
         return None;
     }
     let props = body_properties(bundle, op);
+    // Reversing a whole thing the request names, sent no amount (Unit's `reverseFee`, "Reverse
+    // Fee", naming the fee's transaction): it is undone once, and a repeat finds it undone. A
+    // reversal of an amount may reverse more each time.
+    let reverses = [
+        op.operation_id.and_then(|id| words(id).into_iter().next()),
+        lead.as_ref()
+            .and_then(|(_, t)| words(t).into_iter().next())
+            .map(|w| crate::classify::base_verb(&w)),
+    ]
+    .into_iter()
+    .flatten()
+    .any(|w| w == "reverse");
+    if reverses
+        && !sent_fields(bundle, &props)
+            .iter()
+            .any(|p| squash(p.name).contains("amount"))
+    {
+        return None;
+    }
     let has = |name: &str| props.iter().any(|p| p.name.eq_ignore_ascii_case(name));
     // The amount of a charge still to come ("Amount of the charge that you will create when
     // authentication completes": Stripe's 3D Secure) moves nothing now.

@@ -369,6 +369,10 @@ fn effect_given(
         // A bearer token that expires (Unit's customer token, `expiresIn`): one a retry issues
         // again is left to expire unused.
         Effect::ShortLived(format!("a token that expires (`{field}`)"))
+    } else if by_words == Effect::Creates && answers_an_sdp_offer(op) && !moves_money() {
+        // A WebRTC offer answered with the SDP answer for one connection (OpenAI's
+        // `/realtime/calls`): a connection whose answer is lost never completes, and lapses.
+        Effect::ShortLived("an SDP answer (`application/sdp`) for one connection".to_string())
     } else if by_words == Effect::Creates
         && let Some(field) = crate::idempotency::expiring_link(bundle, op)
         && !moves_money()
@@ -426,6 +430,21 @@ fn ships_a_replacement(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> b
                     || w.windows(2).any(|x| x[0] == "ship" && x[1] == "to")
             })
     }
+}
+
+/// Whether a success answers with an SDP answer (RFC 8866, `application/sdp`): the call
+/// negotiates one WebRTC connection, which the client completes with that answer.
+fn answers_an_sdp_offer(op: &Operation<'_>) -> bool {
+    op.responses
+        .iter()
+        .filter(|r| r.status.starts_with('2'))
+        .filter_map(|r| r.node.get("content"))
+        .any(|c| {
+            c.node
+                .entries()
+                .iter()
+                .any(|e| crate::model::media_essence(&e.key.text) == "application/sdp")
+        })
 }
 
 /// The body field that names the model, when a POST runs one on what it is sent and keeps
