@@ -209,3 +209,41 @@ fn a_non_breaking_space_is_a_space_between_words() {
         "{plain:?}"
     );
 }
+
+/// A field's description is read by its opening words, cut on a character: an accented
+/// letter that straddles the cut (byte 80 here) neither panics nor hides the id it names.
+#[test]
+fn a_description_cut_inside_a_multibyte_letter_is_read_not_a_panic() {
+    let paths = |opening: &str| {
+        let padded = format!("{opening} {}", "a".repeat(79 - opening.len() - 1));
+        assert_eq!(padded.len(), 79);
+        spec(&format!(
+            "  /usergroups.enable:
+    post:
+      operationId: usergroups_enable
+      description: Enable a User Group
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                usergroup: {{type: string, description: \"{padded}\u{e9}t\u{e9}\"}}
+      responses: {{'200': {{description: OK}}}}
+"
+        ))
+    };
+    // Named as an id: the switch only names what it acts on.
+    let id = findings(&paths("The encoded ID of the User Group to enable"));
+    assert!(
+        !id.iter().any(|f| f.1 == "missing-idempotency-key"),
+        "{id:?}"
+    );
+    // A name, not an id: a body that carries data of its own is still reported.
+    let name = findings(&paths("The name of the User Group to enable"));
+    assert!(
+        name.iter()
+            .any(|f| f.1 == "missing-idempotency-key" && f.2 == "/usergroups.enable"),
+        "{name:?}"
+    );
+}

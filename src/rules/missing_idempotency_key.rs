@@ -1071,7 +1071,12 @@ fn described_as_id(p: &crate::idempotency::Property<'_>) -> bool {
     else {
         return false;
     };
-    let w = crate::heuristics::words(&description[..description.len().min(80)]);
+    // The opening words only; cut on a character, never inside one ("ID de l’équipe…").
+    let opening = description
+        .char_indices()
+        .nth(80)
+        .map_or(description, |(at, _)| &description[..at]);
+    let w = crate::heuristics::words(opening);
     scalar
         && w.iter()
             .take(4)
