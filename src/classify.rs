@@ -1116,7 +1116,24 @@ fn deletes(op: &Operation<'_>) -> Option<String> {
         // What it sends is to be deleted, whatever its head verb (Okta's
         // `uploadIdentitySourceGroupsDataForDelete` at `…/bulk-groups-delete`, "Upload the group
         // external IDs to be deleted in Okta"): it stages a delete.
-        None => staged.then(|| "delete".to_string()),
+        // Only where the call is named for the delete (a last segment or an operationId word)
+        // and makes nothing of its own: "Create a request for deletion" at `/privacy/requests`
+        // or "Schedule the account for deletion" makes a request or a schedule, each time.
+        None => {
+            let named = op
+                .path
+                .rsplit('/')
+                .find(|s| !s.is_empty() && !s.starts_with('{'))
+                .is_some_and(|s| words(s).iter().any(|w| DELETE_VERBS.contains(&w.as_str())))
+                || names.id.iter().any(|w| DELETE_VERBS.contains(&w.as_str()));
+            let makes = heads.iter().any(|h| {
+                matches!(
+                    h.as_str(),
+                    "create" | "submit" | "request" | "schedule" | "add" | "open" | "file"
+                )
+            });
+            (staged && named && !makes).then(|| "delete".to_string())
+        }
     }
 }
 
@@ -1201,10 +1218,23 @@ fn streams_its_export(op: &Operation<'_>) -> Option<String> {
     if op.request_body.is_some() {
         return None;
     }
-    let verb = NameWords::of(op)
-        .heads(op, true)
-        .into_iter()
-        .find(|h| matches!(h.as_str(), "export" | "download" | "dump"))?;
+    let heads = NameWords::of(op).heads(op, true);
+    let verb = heads
+        .iter()
+        .find(|h| matches!(h.as_str(), "export" | "download" | "dump"))?
+        .clone();
+    // "Generate and download the invoice PDF", "Create and export a report": the other verb
+    // makes what is downloaded, and may keep it.
+    if heads.iter().any(|h| {
+        WRITE_VERBS.contains(&h.as_str())
+            || STARTING_VERBS.contains(&h.as_str())
+            || matches!(
+                h.as_str(),
+                "generate" | "build" | "make" | "produce" | "compile"
+            )
+    }) {
+        return None;
+    }
     let successes: Vec<_> = op
         .responses
         .iter()

@@ -1106,6 +1106,46 @@ fn money_evidence(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> O
     // `/received-payments/{paymentId}/advance`): not a money noun (`/refunds`, `/refund`), it
     // acts on that payment, once.
     let is_money = |w: &str| money_word(&[w.to_string()], &settings.money_words).is_some();
+    // A fee is money charged only when the request says how much, or from whom (Unit's
+    // `createFee`: an `amount` and the `account` debited); a fee *configured* on a plan, a
+    // product or a merchant (`/plans/{id}/fees` with a `name` and a `percentage`) charges no one
+    // yet, and neither does a fee with nothing in the body to charge.
+    let fee_charged = || {
+        let segments: Vec<&str> = op
+            .path
+            .split('/')
+            .filter(|s| !s.is_empty() && !s.starts_with('{'))
+            .collect();
+        let configured = segments.iter().rev().skip(1).any(|s| {
+            words(s).pop().is_some_and(|w| {
+                PRICING_NOUNS.contains(&w.as_str())
+                    || matches!(
+                        w.as_str(),
+                        "merchant"
+                            | "merchants"
+                            | "schedule"
+                            | "schedules"
+                            | "setting"
+                            | "settings"
+                            | "config"
+                            | "configs"
+                            | "configuration"
+                            | "configurations"
+                            | "template"
+                            | "templates"
+                            | "tier"
+                            | "tiers"
+                    )
+            })
+        });
+        !configured
+            && sent_fields(bundle, &props).iter().any(|p| {
+                let name = squash(p.name);
+                name.contains("amount") || name.contains("account")
+            })
+    };
+    // A money word as this operation uses it.
+    let moves = |w: &str| is_money(w) && (!matches!(w, "fee" | "fees") || fee_charged());
     let settles_once = {
         let segments: Vec<&str> = op.path.split('/').filter(|s| !s.is_empty()).collect();
         matches!(segments.as_slice(), [.., collection, parent, last]
@@ -1176,16 +1216,13 @@ fn money_evidence(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> O
         || op.operation_id.is_some_and(|id| {
             words(id).windows(2).any(|pair| stopping(&pair[0]) && is_money(&pair[1]))
         });
-    if let Some(w) = last_segment
-        .and_then(head)
-        .filter(|w| is_money(w) && !stops)
-    {
+    if let Some(w) = last_segment.and_then(head).filter(|w| moves(w) && !stops) {
         return Some(format!("path word `{w}`"));
     }
     if let Some(w) = op
         .operation_id
         .and_then(|id| head(id))
-        .filter(|w| is_money(w) && !stops)
+        .filter(|w| moves(w) && !stops)
     {
         return Some(format!("operationId word `{w}`"));
     }
@@ -1240,7 +1277,7 @@ fn money_evidence(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> O
     let funds = lead.windows(2).any(|p| p[0] == "of" && p[1] == "funds");
     // "Create Stop Payment": the word before the money word stops it.
     let stopped = phrase.len() >= 2 && stopping(&phrase[phrase.len() - 2].to_string());
-    ((phrase.last().is_some_and(|w| is_money(w)) && !stopped) || funds).then(quote)
+    ((phrase.last().is_some_and(|w| moves(w)) && !stopped) || funds).then(quote)
 }
 
 /// Where the body holds an `amount` that is money, one level into composition: the top level, or
@@ -1326,8 +1363,10 @@ fn amount_between_accounts(
                 Some("integer" | "number" | "string")
             )
     })?;
+    // "Maximum amount …", "The minimum amount to …": a bound, said where the description opens
+    // (not "… up to the daily limit of the account" further on).
     let bounds = description_of(&amount.schema).is_some_and(|d| {
-        words(d).iter().any(|w| {
+        words(d).iter().take(3).any(|w| {
             matches!(
                 w.as_str(),
                 "maximum" | "max" | "minimum" | "min" | "limit" | "threshold"
@@ -1348,12 +1387,19 @@ fn amount_between_accounts(
     if bounds {
         return None;
     }
+    // An account named with its direction: before it (`from_account`, `source_bank_account`,
+    // `debtor_account_id`) or as the one word after it (`accountFrom`, `account_to`); not a
+    // direction of something else (`account_to_watch`).
     let account_towards = |p: &&Property<'_>, ends: &[&str]| {
         let w = words(p.name);
+        let id = |x: &String| matches!(x.as_str(), "id" | "ids" | "number" | "no" | "uid");
         w.iter().enumerate().any(|(i, x)| {
-            matches!(x.as_str(), "account" | "wallet")
-                && i > 0
-                && (ends.contains(&w[i - 1].as_str()) || ends.contains(&w[0].as_str()))
+            let before = i > 0
+                && (ends.contains(&w[i - 1].as_str())
+                    || (ends.contains(&w[0].as_str()) && w[i + 1..].iter().all(id)));
+            let after = w.get(i + 1).is_some_and(|d| ends.contains(&d.as_str()))
+                && w[(i + 2).min(w.len())..].iter().all(id);
+            matches!(x.as_str(), "account" | "wallet") && (before || after)
         })
     };
     let from = fields.iter().find(|p| {

@@ -417,9 +417,18 @@ fn effect_given(
 /// `/cards/{cardId}/replace` with a required `shippingAddress` orders a new physical card, and
 /// a retry orders (and ships) another; it sets nothing on the old one.
 fn ships_a_replacement(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
-    let replaces = crate::classify::head_verbs(op)
-        .iter()
-        .any(|h| matches!(h.as_str(), "replace" | "reissue"));
+    // The action segment itself under the one thing replaced (`/cards/{cardId}/replace`), and
+    // that thing no shipment or address, whose replacement with a new address is an update.
+    let segments: Vec<&str> = op.path.split('/').filter(|s| !s.is_empty()).collect();
+    let replaces = matches!(segments.as_slice(), [.., noun, param, last]
+    if param.starts_with('{')
+        && matches!(crate::heuristics::words(last).as_slice(), [w] if w == "replace" || w == "reissue")
+        && crate::heuristics::words(noun).pop().is_none_or(|n| !matches!(
+            n.as_str(),
+            "shipment" | "shipments" | "address" | "addresses" | "label" | "labels"
+                | "delivery" | "deliveries" | "shipping" | "parcel" | "parcels"
+                | "package" | "packages"
+        )));
     replaces && {
         let props = crate::idempotency::body_properties(bundle, op);
         crate::idempotency::sent_fields(bundle, &props)
@@ -733,8 +742,10 @@ fn only_references(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool 
         let noun = segment.last().cloned().unwrap_or_default();
         crate::vocabulary::LINK_NOUNS.contains(&crate::classify::base_verb(&noun).as_str())
             // The status of one thing for another (Box's `/terms_of_service_user_statuses`, a
-            // user's acceptance of terms): one for each pair.
-            || matches!(noun.as_str(), "status" | "statuses")
+            // user's acceptance of terms): one for each pair, so the segment names the two
+            // things (`document_user_statuses`); `/shipment_statuses` records a status of one
+            // thing, each a new entry of its history.
+            || (matches!(noun.as_str(), "status" | "statuses") && segment.len() >= 3)
             || crate::classify::head_verbs(op)
                 .iter()
                 .any(|h| crate::vocabulary::LINK_VERBS.contains(&h.as_str()))

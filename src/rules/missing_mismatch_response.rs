@@ -22,21 +22,27 @@ static REPLAY_SAID: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new
 });
 
 /// What a spec says a request with a used key gets, when it says it gets the first response.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+/// Ordered by how plainly it is said: an explicit sentence decides over a bare one wherever
+/// each stands (the API's description, a tag, the operation, the key's own description).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Replay {
+    /// Said of a request with a used key, with no word on what it sends (Lob's "When a request
+    /// is sent with an idempotency key for an already created resource, the response object
+    /// for the existing resource will be returned"): read as written, one with another payload
+    /// is answered as the first too.
+    Unqualified,
     /// Said of a retry of the same request ("retry the same request with the same key"):
     /// nothing is said of a key reused with another payload.
     OfTheSame,
-    /// Said of any request with the key, whatever it sends (Lob's "When a request is sent with
-    /// an idempotency key for an already created resource, the response object for the
-    /// existing resource will be returned"): one with another payload is answered as the
-    /// first, silently.
+    /// Said of any request with the key, in so many words ("regardless of the request body",
+    /// "even if the parameters differ"): one with another payload is answered as the first,
+    /// silently.
     Whatever,
 }
 
 /// Whether `text` says a reused key gets the first response: [`REPLAY_SAID`] in a sentence that
 /// speaks of a key ("The search endpoint returns the same results as the dashboard" does not);
-/// and whether that sentence limits it to the same request.
+/// and how that sentence bounds it.
 fn replay_said(text: &str) -> Option<Replay> {
     REPLAY_SAID
         .find_iter(text)
@@ -50,30 +56,65 @@ fn replay_said(text: &str) -> Option<Replay> {
                 return None;
             }
             let w = crate::heuristics::words(&sentence);
+            let pair = |a: &str, b: &[&str]| {
+                w.windows(2)
+                    .any(|p| p[0] == a && b.contains(&p[1].as_str()))
+            };
+            // Another payload said to be answered as the first ("regardless of the body", "even
+            // if the parameters differ", "any request with the key"), not refused ("a different
+            // payload gets an error").
+            let any = w.iter().any(|x| {
+                matches!(
+                    x.as_str(),
+                    "regardless" | "irrespective" | "whatever" | "different" | "differ" | "differs"
+                )
+            }) || pair("even", &["if", "when", "though"])
+                || pair("another", &["payload", "body"])
+                || pair("any", &["request", "requests", "payload", "body"]);
+            let refused = w.iter().any(|x| {
+                matches!(
+                    x.as_str(),
+                    "error"
+                        | "errors"
+                        | "reject"
+                        | "rejected"
+                        | "rejects"
+                        | "refused"
+                        | "fails"
+                        | "fail"
+                        | "invalid"
+                        | "conflict"
+                        | "409"
+                        | "422"
+                        | "400"
+                )
+            });
+            if any && !refused {
+                return Some(Replay::Whatever);
+            }
             let of_the_same = w.iter().any(|x| {
                 matches!(
                     x.as_str(),
                     "identical" | "retry" | "retries" | "retried" | "retrying"
                 )
-            }) || w.windows(2).any(|p| {
-                p[0] == "same"
-                    && matches!(
-                        p[1].as_str(),
-                        "request"
-                            | "requests"
-                            | "body"
-                            | "payload"
-                            | "parameters"
-                            | "params"
-                            | "arguments"
-                            | "data"
-                            | "content"
-                    )
-            });
-            Some(if of_the_same {
+            }) || pair(
+                "same",
+                &[
+                    "request",
+                    "requests",
+                    "body",
+                    "payload",
+                    "parameters",
+                    "params",
+                    "arguments",
+                    "data",
+                    "content",
+                ],
+            );
+            Some(if of_the_same || any {
                 Replay::OfTheSame
             } else {
-                Replay::Whatever
+                Replay::Unqualified
             })
         })
         .max()
@@ -142,7 +183,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             }
             // A design gap, not only a missing line: the client never learns that its second
             // request was not the one answered.
-            Some(Replay::Whatever) => {
+            Some(Replay::Whatever | Replay::Unqualified) => {
                 " (the spec says any request with a used key gets the first response: one \
                  sent with another payload is answered as the first, and its client never \
                  learns that what it sent was ignored)"
