@@ -471,6 +471,12 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
     if replaces_one {
         return Effect::Updates;
     }
+    // "Creates an employee payment method" at Xero's `/Employees/{EmployeeID}/PaymentMethods`,
+    // whose GET answers the very object the POST does, with no item path under it: the one
+    // thing of its kind under the resource its path names, which a retry makes no second of.
+    if op.method == Method::Post && op.read_as_one && one_of_its_kind(op) {
+        return Effect::Updates;
+    }
     // An upsert finds its target by a key before it writes, in the path (Square's
     // `/v2/orders/{order_id}/custom-attributes/{custom_attribute_key}`) or in each item of the
     // body (Square's `/v2/bookings/custom-attributes/bulk-upsert`, by booking id and key): a PUT
@@ -732,7 +738,8 @@ fn one_of_its_kind(op: &Operation<'_>) -> bool {
     // `/Employees/{EmployeeID}/ukopeningbalances`, read, made and replaced there.)
     let singular = !noun.ends_with('s')
         || ["ss", "us", "is"].iter().any(|e| noun.ends_with(e))
-        || (op.replaced_as_one && op.neighbours.contains(&Method::Get));
+        || (op.replaced_as_one && op.neighbours.contains(&Method::Get))
+        || op.read_as_one;
     let many = [
         "comment",
         "note",

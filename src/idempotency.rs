@@ -1144,8 +1144,20 @@ fn money_evidence(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> O
                 name.contains("amount") || name.contains("account")
             })
     };
-    // A money word as this operation uses it.
-    let moves = |w: &str| is_money(w) && (!matches!(w, "fee" | "fees") || fee_charged());
+    let sends_an_amount = || {
+        sent_fields(bundle, &props)
+            .iter()
+            .any(|p| squash(p.name).contains("amount"))
+    };
+    // A money word as this operation uses it: a fee charged, a check for an amount.
+    let moves = |w: &str| {
+        is_money(w)
+            && match w {
+                "fee" | "fees" => fee_charged(),
+                "check" | "checks" | "cheque" | "cheques" => sends_an_amount(),
+                _ => true,
+            }
+    };
     let settles_once = {
         let segments: Vec<&str> = op.path.split('/').filter(|s| !s.is_empty()).collect();
         matches!(segments.as_slice(), [.., collection, parent, last]

@@ -100,6 +100,12 @@ impl Default for Settings {
                 // A fee made is a fee charged (Unit's `createFee` debits the account).
                 "fee",
                 "fees",
+                // A check sent for an amount is a payment mailed (Lob's `/checks`); a health
+                // or status check sends none, and is no money.
+                "check",
+                "checks",
+                "cheque",
+                "cheques",
             ]),
         }
     }

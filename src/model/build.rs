@@ -130,6 +130,30 @@ pub fn build(bundle: &Bundle) -> Result<Api<'_>, NotOpenApi> {
                 op.replaced_as_one = replaced_as_one.contains(bare(op.path));
             }
         }
+        // Paths whose GET answers one object (no list, at the top or in an envelope's
+        // field), by the node of its schema: a POST there answered with the same schema makes
+        // or sets that one thing.
+        let read_as_one: std::collections::HashMap<&str, *const Node> = b
+            .operations
+            .iter()
+            .filter(|op| op.site == Site::Path && op.method == Method::Get)
+            .filter_map(|op| {
+                let schema = success_schema(b.bundle, op)?;
+                one_object(b.bundle, schema)
+                    .then(|| (bare(op.path), std::ptr::from_ref(schema.node)))
+            })
+            .collect();
+        if !read_as_one.is_empty() {
+            for op in b
+                .operations
+                .iter_mut()
+                .filter(|op| op.site == Site::Path && op.method == Method::Post)
+            {
+                op.read_as_one = read_as_one.get(bare(op.path)).is_some_and(|read| {
+                    success_schema(b.bundle, op).is_some_and(|made| std::ptr::eq(made.node, *read))
+                });
+            }
+        }
         let items: std::collections::HashMap<&str, &str> = paths
             .node
             .entries()
@@ -378,6 +402,7 @@ impl<'a> Builder<'a> {
                 item_parameter_description: None,
                 item_confirmed: false,
                 replaced_as_one: false,
+                read_as_one: false,
                 addressed_as: Vec::new(),
                 names: std::sync::OnceLock::new(),
             };
@@ -799,4 +824,42 @@ fn address_dotted_methods<'a>(bundle: &'a Bundle, operations: &mut [Operation<'a
             .cloned()
             .collect();
     }
+}
+
+/// The schema of an operation's first success that has one (its first media type's, or a
+/// Swagger 2.0 `schema`), its `$ref` followed.
+fn success_schema<'a>(bundle: &'a Bundle, op: &Operation<'a>) -> Option<At<'a>> {
+    op.responses
+        .iter()
+        .filter(|r| r.status.starts_with('2'))
+        .find_map(|r| {
+            let schema = match r.node.node.get("content") {
+                Some(content) => {
+                    let first = content.entries().first()?;
+                    first.value.get("schema")?
+                }
+                None => r.node.node.get("schema")?,
+            };
+            Some(bundle.deref(r.node.with(schema)))
+        })
+}
+
+/// Whether a schema is one object: properties, none of them a list (an envelope's `data: []`
+/// or `leaveTypes: []` makes it a page of many), and no list itself.
+fn one_object(bundle: &Bundle, schema: At<'_>) -> bool {
+    let list = |s: At<'_>| {
+        s.node.get("items").is_some()
+            || s.node.get("type").is_some_and(|t| {
+                t.as_str() == Some("array") || t.items().iter().any(|t| t.as_str() == Some("array"))
+            })
+    };
+    let Some(properties) = schema.node.get("properties") else {
+        return false;
+    };
+    !list(schema)
+        && !properties.entries().is_empty()
+        && properties
+            .entries()
+            .iter()
+            .all(|e| !list(bundle.deref(schema.with(&e.value))))
 }

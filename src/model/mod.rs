@@ -159,6 +159,10 @@ pub struct Operation<'a> {
     /// Whether a PUT at the same path replaces one thing (its body an object, not a list):
     /// Xero's `/Employees/{EmployeeID}/ukopeningbalances`, whatever its plural name.
     pub replaced_as_one: bool,
+    /// Whether a GET at the same path answers with the very schema this operation answers
+    /// with, one object and no list (Xero's `/Employees/{EmployeeID}/PaymentMethods`: read and
+    /// made there as one `PaymentMethodObject`): the path holds one thing, not a collection.
+    pub read_as_one: bool,
     /// In an API of dotted methods (Slack's `/admin.emoji.add`), the sibling methods of the same
     /// object (the same path but its verb) that remove, delete or read one
     /// (`/admin.emoji.remove`), each with the required fields it addresses one by (`name`), when
