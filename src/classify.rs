@@ -117,7 +117,7 @@ pub enum Effect {
     /// after an hour): a duplicate is left to expire. The words that say so.
     ShortLived(String),
     /// It runs a model on what it is sent and keeps nothing a client could fetch afterwards
-    /// (an embedding, a moderation, a transcription, Box's `/ai/extract`): a retry generates
+    /// (a transcription, an image, Box's `/ai/extract`): a retry generates
     /// again, billed again and perhaps different, but leaves no duplicate. The body field that
     /// names the model.
     Generates(String),
@@ -1331,6 +1331,17 @@ fn reads(op: &Operation<'_>, settings: &Settings) -> Option<String> {
         if let Some((a, b)) = domain_read(w) {
             return Some(format!("{a} {b}"));
         }
+    }
+    // So does what a model computes of its input ("Creates an embedding vector" at
+    // `/embeddings`), where nothing is kept to fetch later (no item path under it).
+    if op.item_parameter.is_none()
+        && let Some(w) = seg_words.last().filter(|w| {
+            crate::vocabulary::MODEL_EVALUATIONS
+                .iter()
+                .any(|v| inflects(w, v))
+        })
+    {
+        return Some(w.clone());
     }
     if lead_words
         .first()

@@ -1196,6 +1196,20 @@ fn money_evidence(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> O
     if settles_once && !sends_amount {
         return None;
     }
+    // A reversal of part of one money movement, sent the amount to reverse (Stripe's
+    // `/v1/transfers/{id}/reversals`: "reverse part of the transfer … as many times as you
+    // wish"): each one moves that amount back again.
+    let segments: Vec<&str> = op.path.split('/').filter(|s| !s.is_empty()).collect();
+    if let [.., collection, parent, last] = segments.as_slice()
+        && parent.starts_with('{')
+        && words(collection).pop().is_some_and(|w| is_money(&w))
+        && words(last)
+            .last()
+            .is_some_and(|w| matches!(w.as_str(), "reversal" | "reversals"))
+        && props.iter().any(|p| squash(p.name).contains("amount"))
+    {
+        return Some(format!("path `{collection}/…/{last}` with an amount"));
+    }
     if !prices_only && !to_come {
         if has("amount") && has("currency") {
             return Some("body has `amount` and `currency`".to_string());

@@ -103,6 +103,11 @@ pub const EVALUATING_VERBS: &[&str] = &[
 /// a last segment: `/us_autocompletions`.
 pub const EVALUATING_NOUNS: &[&str] = &["autocomplete"];
 
+/// What a model computes of its input and gives back whole, keeping nothing (OpenAI's and
+/// Mistral's `/embeddings` and `/moderations`): as the head noun of a last segment with no item
+/// path under it, an evaluation; a retry computes the same answer again.
+pub const MODEL_EVALUATIONS: &[&str] = &["embedding", "moderation"];
+
 /// Domain reads worded as actions: two words that, next to each other in a name or summary,
 /// mean a check or a computed answer with no lasting effect, however the API words the verb
 /// ("Create Funds Confirmation", "Create a presigned URL", Kubernetes'
