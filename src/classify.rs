@@ -685,6 +685,25 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
     if is(UPDATE_VERBS).is_some() {
         return Effect::Updates;
     }
+    // A plan swapped for the one the body names (Square's `swap-plan`, sent the new variation)
+    // is set again by a repeat; a swap of currencies, tokens or assets is an exchange, made
+    // anew each time.
+    let exchanged = |w: &String| {
+        [
+            "currency", "token", "asset", "coin", "crypto", "fund", "money", "balance",
+        ]
+        .iter()
+        .any(|n| inflects(w, n))
+    };
+    if is(&["swap"]).is_some()
+        && !seg_words
+            .iter()
+            .chain(lead_words.iter().take(6))
+            .chain(id_words.iter())
+            .any(exchanged)
+    {
+        return Effect::Updates;
+    }
     if let Some(verb) = is(SEND_VERBS) {
         return Effect::Sends(verb);
     }
@@ -1118,8 +1137,16 @@ fn deletes(op: &Operation<'_>) -> Option<String> {
         })
     };
     let staged = for_deletion(lead_words) || for_deletion(&names.id);
+    // A verb that makes something of its own: "Create a request for deletion", "Schedule the
+    // account for deletion" make a request and a schedule, whatever they are for.
+    let makes = heads.iter().any(|h| {
+        matches!(
+            h.as_str(),
+            "create" | "submit" | "request" | "schedule" | "add" | "open" | "file"
+        )
+    });
     match verb {
-        Some(verb) => (!other_write || staged).then(|| verb.clone()),
+        Some(verb) => (!other_write || (staged && !makes)).then(|| verb.clone()),
         // What it sends is to be deleted, whatever its head verb (Okta's
         // `uploadIdentitySourceGroupsDataForDelete` at `…/bulk-groups-delete`, "Upload the group
         // external IDs to be deleted in Okta"): it stages a delete.
@@ -1127,18 +1154,19 @@ fn deletes(op: &Operation<'_>) -> Option<String> {
         // and makes nothing of its own: "Create a request for deletion" at `/privacy/requests`
         // or "Schedule the account for deletion" makes a request or a schedule, each time.
         None => {
+            let delete_word = |w: &String| {
+                DELETE_VERBS.contains(&base_verb(w).as_str())
+                    || matches!(
+                        w.as_str(),
+                        "deletion" | "deletions" | "removal" | "removals"
+                    )
+            };
             let named = op
                 .path
                 .rsplit('/')
                 .find(|s| !s.is_empty() && !s.starts_with('{'))
-                .is_some_and(|s| words(s).iter().any(|w| DELETE_VERBS.contains(&w.as_str())))
-                || names.id.iter().any(|w| DELETE_VERBS.contains(&w.as_str()));
-            let makes = heads.iter().any(|h| {
-                matches!(
-                    h.as_str(),
-                    "create" | "submit" | "request" | "schedule" | "add" | "open" | "file"
-                )
-            });
+                .is_some_and(|s| words(s).iter().any(delete_word))
+                || names.id.iter().any(delete_word);
             (staged && named && !makes).then(|| "delete".to_string())
         }
     }
@@ -1232,12 +1260,12 @@ fn streams_its_export(op: &Operation<'_>) -> Option<String> {
         .clone();
     // "Generate and download the invoice PDF", "Create and export a report": the other verb
     // makes what is downloaded, and may keep it.
+    // ("Request a CSV export" still only asks for what it streams.)
     if heads.iter().any(|h| {
-        WRITE_VERBS.contains(&h.as_str())
-            || STARTING_VERBS.contains(&h.as_str())
+        CREATE_WORDS.contains(&h.as_str())
             || matches!(
                 h.as_str(),
-                "generate" | "build" | "make" | "produce" | "compile"
+                "generate" | "build" | "make" | "produce" | "compile" | "add" | "new"
             )
     }) {
         return None;

@@ -1110,51 +1110,74 @@ fn money_evidence(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> O
     // `createFee`: an `amount` and the `account` debited); a fee *configured* on a plan, a
     // product or a merchant (`/plans/{id}/fees` with a `name` and a `percentage`) charges no one
     // yet, and neither does a fee with nothing in the body to charge.
+    // The fields a fee is charged with: an `amount` (not a `max_amount` or an `amount_type`),
+    // an account by itself or its id (not a `gl_account_code`).
+    let fields = sent_fields(bundle, &props);
+    let amount_field = |p: &Property<'_>| {
+        let w = words(p.name);
+        w.last().is_some_and(|x| x == "amount")
+            && !w.iter().any(|x| {
+                matches!(
+                    x.as_str(),
+                    "max" | "maximum" | "min" | "minimum" | "threshold"
+                )
+            })
+    };
+    let account_field = |p: &Property<'_>| {
+        let w = words(p.name);
+        matches!(w.as_slice(), [.., a] if a == "account")
+            || matches!(w.as_slice(), [.., a, id] if a == "account" && id == "id")
+    };
     let fee_charged = || {
         let segments: Vec<&str> = op
             .path
             .split('/')
             .filter(|s| !s.is_empty() && !s.starts_with('{'))
             .collect();
+        // Under what prices or configures something: a plan's, product's or merchant's fee
+        // schedule (`/plans/{id}/fees`), unless an account to debit is sent.
         let configured = segments.iter().rev().skip(1).any(|s| {
             words(s).pop().is_some_and(|w| {
-                PRICING_NOUNS.contains(&w.as_str())
-                    || matches!(
-                        w.as_str(),
-                        "merchant"
-                            | "merchants"
-                            | "schedule"
-                            | "schedules"
-                            | "setting"
-                            | "settings"
-                            | "config"
-                            | "configs"
-                            | "configuration"
-                            | "configurations"
-                            | "template"
-                            | "templates"
-                            | "tier"
-                            | "tiers"
-                    )
+                matches!(
+                    w.as_str(),
+                    "plan"
+                        | "plans"
+                        | "product"
+                        | "products"
+                        | "price"
+                        | "prices"
+                        | "merchant"
+                        | "merchants"
+                        | "schedule"
+                        | "schedules"
+                        | "setting"
+                        | "settings"
+                        | "config"
+                        | "configs"
+                        | "configuration"
+                        | "configurations"
+                        | "template"
+                        | "templates"
+                        | "tier"
+                        | "tiers"
+                )
             })
         });
-        !configured
-            && sent_fields(bundle, &props).iter().any(|p| {
-                let name = squash(p.name);
-                name.contains("amount") || name.contains("account")
-            })
+        let debits = fields.iter().any(account_field);
+        debits || (!configured && fields.iter().any(amount_field))
     };
-    let sends_an_amount = || {
-        sent_fields(bundle, &props)
-            .iter()
-            .any(|p| squash(p.name).contains("amount"))
+    // A check for an `amount` (Lob's `/checks`), not a qualified one (`/credit_checks` with a
+    // `loan_amount`).
+    let check_mailed = || {
+        words(last_segment.unwrap_or_default()).len() <= 1
+            && fields.iter().any(|p| squash_eq(p.name, "amount"))
     };
     // A money word as this operation uses it: a fee charged, a check for an amount.
     let moves = |w: &str| {
         is_money(w)
             && match w {
                 "fee" | "fees" => fee_charged(),
-                "check" | "checks" | "cheque" | "cheques" => sends_an_amount(),
+                "check" | "checks" | "cheque" | "cheques" => check_mailed(),
                 _ => true,
             }
     };
@@ -1373,9 +1396,10 @@ pub fn sent_fields<'a>(bundle: &'a Bundle, props: &[Property<'a>]) -> Vec<Proper
 /// reward, `data.attributes.amount` from `relationships.fundingAccount` to `receivingAccount`;
 /// a `from_account_id`, `to_account_id` and `amount`. No currency is needed: the accounts
 /// hold money. Read at the top of the body and in a JSON:API document's resource. The
-/// direction word comes first or right before `account` (`to_account_id`, `transferToAccount`;
-/// not `account_to_watch`), the two are different fields, and the amount is no bound (a limit's
-/// "Maximum per day", a call whose head noun is a limit, rule, alert or threshold).
+/// direction word comes first or right before `account` (`to_account_id`, `transferToAccount`),
+/// or is the one word after it (`accountFrom`, `account_to_id`; not `account_to_watch`), with
+/// only an id after the account; the two are different fields, and the amount is no bound (a
+/// limit's "Maximum per day", a call whose head noun is a limit, rule, alert or threshold).
 fn amount_between_accounts(
     bundle: &Bundle,
     op: &Operation<'_>,
@@ -1389,15 +1413,18 @@ fn amount_between_accounts(
                 Some("integer" | "number" | "string")
             )
     })?;
-    // "Maximum amount …", "The minimum amount to …": a bound, said where the description opens
-    // (not "… up to the daily limit of the account" further on).
+    // "Maximum amount …", "A positive integer representing the maximum amount swept per day":
+    // a bound, said in the description's first clause; a limit only where it opens (not "The
+    // amount to sweep, up to the daily limit of the account").
     let bounds = description_of(&amount.schema).is_some_and(|d| {
-        words(d).iter().take(3).any(|w| {
+        let clause = d.split([',', '.', ';', '(']).next().unwrap_or_default();
+        let w = words(clause);
+        w.iter().any(|w| {
             matches!(
                 w.as_str(),
-                "maximum" | "max" | "minimum" | "min" | "limit" | "threshold"
+                "maximum" | "max" | "minimum" | "min" | "threshold"
             )
-        })
+        }) || w.iter().take(3).any(|w| w == "limit")
     }) || [
         crate::classify::last_literal_segment(op.path),
         op.operation_id.map_or("", |id| id.as_str()),
@@ -1420,9 +1447,10 @@ fn amount_between_accounts(
         let w = words(p.name);
         let id = |x: &String| matches!(x.as_str(), "id" | "ids" | "number" | "no" | "uid");
         w.iter().enumerate().any(|(i, x)| {
+            // (Only ids after it: not `to_account_type` or `from_account_name`.)
             let before = i > 0
-                && (ends.contains(&w[i - 1].as_str())
-                    || (ends.contains(&w[0].as_str()) && w[i + 1..].iter().all(id)));
+                && (ends.contains(&w[i - 1].as_str()) || ends.contains(&w[0].as_str()))
+                && w[i + 1..].iter().all(id);
             let after = w.get(i + 1).is_some_and(|d| ends.contains(&d.as_str()))
                 && w[(i + 2).min(w.len())..].iter().all(id);
             matches!(x.as_str(), "account" | "wallet") && (before || after)

@@ -9,6 +9,8 @@
 /// every read-only reading of the names.
 pub const WRITE_VERBS: &[&str] = &[
     "create",
+    // `swapTokens`: a swap writes, whatever noun follows it.
+    "swap",
     "add",
     "insert",
     "new",
@@ -350,8 +352,6 @@ pub const UPDATE_VERBS: &[&str] = &[
     "update", "modify", "set", "change", "edit", "replace", "patch", "revise", "snooze",
     // A new name for one thing (Slack's `admin.emoji.rename`).
     "rename",
-    // A plan swapped for the one named (Square's `bulk-swap-plan`, sent the new variation).
-    "swap",
     // A position set again (Asana's "Reorder a custom field's enum" at `…/enum_options/insert`).
     "reorder",
     // Derived state computed again (Microsoft Graph's `discover` of a schema, a fork's `sync`).

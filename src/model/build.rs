@@ -133,14 +133,29 @@ pub fn build(bundle: &Bundle) -> Result<Api<'_>, NotOpenApi> {
         // Paths whose GET answers one object (no list, at the top or in an envelope's
         // field), by the node of its schema: a POST there answered with the same schema makes
         // or sets that one thing.
+        // A schema every call answers with (an `ApiResponse` wrapper of a `code`, a `message`
+        // and some `data`) says nothing of what one path holds: only one answered at a single
+        // path counts.
+        let mut answered_at: std::collections::HashMap<*const Node, HashSet<&str>> =
+            std::collections::HashMap::new();
+        for op in b.operations.iter().filter(|op| op.site == Site::Path) {
+            if let Some(schema) = success_schema(b.bundle, op) {
+                answered_at
+                    .entry(std::ptr::from_ref(schema.node))
+                    .or_default()
+                    .insert(bare(op.path));
+            }
+        }
         let read_as_one: std::collections::HashMap<&str, *const Node> = b
             .operations
             .iter()
             .filter(|op| op.site == Site::Path && op.method == Method::Get)
             .filter_map(|op| {
                 let schema = success_schema(b.bundle, op)?;
-                one_object(b.bundle, schema)
-                    .then(|| (bare(op.path), std::ptr::from_ref(schema.node)))
+                let node = std::ptr::from_ref(schema.node);
+                (answered_at.get(&node).is_some_and(|paths| paths.len() == 1)
+                    && one_object(b.bundle, schema))
+                .then(|| (bare(op.path), node))
             })
             .collect();
         if !read_as_one.is_empty() {
@@ -845,7 +860,9 @@ fn success_schema<'a>(bundle: &'a Bundle, op: &Operation<'a>) -> Option<At<'a>> 
 }
 
 /// Whether a schema is one object: properties, none of them a list (an envelope's `data: []`
-/// or `leaveTypes: []` makes it a page of many), and no list itself.
+/// or `leaveTypes: []` makes it a page of many) or a free-form `data` or `result` (a wrapper of
+/// anything), and no list itself. (A list inside the one thing, a payment method's
+/// `bankAccounts`, is its own.)
 fn one_object(bundle: &Bundle, schema: At<'_>) -> bool {
     let list = |s: At<'_>| {
         s.node.get("items").is_some()
@@ -858,8 +875,12 @@ fn one_object(bundle: &Bundle, schema: At<'_>) -> bool {
     };
     !list(schema)
         && !properties.entries().is_empty()
-        && properties
-            .entries()
-            .iter()
-            .all(|e| !list(bundle.deref(schema.with(&e.value))))
+        && properties.entries().iter().all(|e| {
+            let field = bundle.deref(schema.with(&e.value));
+            let free_form = field.node.get("properties").is_none()
+                && field.node.get("allOf").is_none()
+                && field.node.get("type").and_then(Node::as_str) == Some("object");
+            let wrapper = free_form && matches!(e.key.text.as_str(), "data" | "result" | "results");
+            !list(field) && !wrapper
+        })
 }

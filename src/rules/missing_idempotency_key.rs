@@ -417,18 +417,44 @@ fn effect_given(
 /// `/cards/{cardId}/replace` with a required `shippingAddress` orders a new physical card, and
 /// a retry orders (and ships) another; it sets nothing on the old one.
 fn ships_a_replacement(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
-    // The action segment itself under the one thing replaced (`/cards/{cardId}/replace`), and
-    // that thing no shipment or address, whose replacement with a new address is an update.
-    let segments: Vec<&str> = op.path.split('/').filter(|s| !s.is_empty()).collect();
-    let replaces = matches!(segments.as_slice(), [.., noun, param, last]
-    if param.starts_with('{')
-        && matches!(crate::heuristics::words(last).as_slice(), [w] if w == "replace" || w == "reissue")
-        && crate::heuristics::words(noun).pop().is_none_or(|n| !matches!(
-            n.as_str(),
-            "shipment" | "shipments" | "address" | "addresses" | "label" | "labels"
-                | "delivery" | "deliveries" | "shipping" | "parcel" | "parcels"
-                | "package" | "packages"
-        )));
+    // An action under the one thing replaced (`/cards/{cardId}/replace`, `…/replacement`,
+    // `…/actions/reissue`, `/cards/{id}:replace`), and that thing no shipment or address, whose
+    // replacement with a new address is an update.
+    let path = op.path.as_str().replace(':', "/");
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let replaces = segments
+        .iter()
+        .rposition(|s| s.starts_with('{'))
+        .filter(|&at| at > 0 && segments.len() - at <= 3)
+        .is_some_and(|at| {
+            let acts = segments[at + 1..].iter().any(|s| {
+                crate::heuristics::words(s).iter().any(|w| {
+                    matches!(
+                        w.as_str(),
+                        "replace" | "replacement" | "reissue" | "reissuance"
+                    )
+                })
+            });
+            let noun = crate::heuristics::words(segments[at - 1]).pop();
+            acts && noun.is_none_or(|n| {
+                !matches!(
+                    n.as_str(),
+                    "shipment"
+                        | "shipments"
+                        | "address"
+                        | "addresses"
+                        | "label"
+                        | "labels"
+                        | "delivery"
+                        | "deliveries"
+                        | "shipping"
+                        | "parcel"
+                        | "parcels"
+                        | "package"
+                        | "packages"
+                )
+            })
+        });
     replaces && {
         let props = crate::idempotency::body_properties(bundle, op);
         crate::idempotency::sent_fields(bundle, &props)

@@ -38,7 +38,25 @@ enum Replay {
     /// "even if the parameters differ"): one with another payload is answered as the first,
     /// silently.
     Whatever,
+    /// Said beside it: a key reused with another payload is refused ("a different payload gets
+    /// an error"), and only the response for it is undeclared.
+    Refused,
 }
+
+/// What a request sends, as a sentence names it.
+const PAYLOAD: &[&str] = &[
+    "body",
+    "bodies",
+    "payload",
+    "payloads",
+    "parameters",
+    "params",
+    "request",
+    "requests",
+    "content",
+    "data",
+    "arguments",
+];
 
 /// Whether `text` says a reused key gets the first response: [`REPLAY_SAID`] in a sentence that
 /// speaks of a key ("The search endpoint returns the same results as the dashboard" does not);
@@ -56,40 +74,69 @@ fn replay_said(text: &str) -> Option<Replay> {
                 return None;
             }
             let w = crate::heuristics::words(&sentence);
-            let pair = |a: &str, b: &[&str]| {
-                w.windows(2)
-                    .any(|p| p[0] == a && b.contains(&p[1].as_str()))
+            // A word of what is sent within `k` words after position `i`.
+            let payload_after = |i: usize, k: usize| {
+                w.iter()
+                    .skip(i + 1)
+                    .take(k)
+                    .any(|x| PAYLOAD.contains(&x.as_str()))
             };
-            // Another payload said to be answered as the first ("regardless of the body", "even
-            // if the parameters differ", "any request with the key"), not refused ("a different
-            // payload gets an error").
-            let any = w.iter().any(|x| {
+            let differ = |x: &str| {
                 matches!(
-                    x.as_str(),
-                    "regardless" | "irrespective" | "whatever" | "different" | "differ" | "differs"
+                    x,
+                    "different" | "differ" | "differs" | "differing" | "mismatch" | "mismatched"
                 )
-            }) || pair("even", &["if", "when", "though"])
-                || pair("another", &["payload", "body"])
-                || pair("any", &["request", "requests", "payload", "body"]);
-            let refused = w.iter().any(|x| {
-                matches!(
-                    x.as_str(),
-                    "error"
-                        | "errors"
-                        | "reject"
-                        | "rejected"
-                        | "rejects"
-                        | "refused"
-                        | "fails"
-                        | "fail"
-                        | "invalid"
-                        | "conflict"
-                        | "409"
-                        | "422"
-                        | "400"
-                )
+            };
+            // Another payload named: "a different payload", "if the body differs", "another
+            // request body".
+            let another_payload = w.iter().enumerate().any(|(i, x)| {
+                (differ(x) || x == "another")
+                    && (payload_after(i, 2)
+                        || w[i.saturating_sub(3)..i]
+                            .iter()
+                            .any(|y| PAYLOAD.contains(&y.as_str())))
             });
-            if any && !refused {
+            let refused = another_payload
+                && w.iter().any(|x| {
+                    matches!(
+                        x.as_str(),
+                        "error"
+                            | "errors"
+                            | "reject"
+                            | "rejected"
+                            | "rejects"
+                            | "refuse"
+                            | "refused"
+                            | "refuses"
+                            | "fail"
+                            | "fails"
+                            | "failed"
+                            | "invalid"
+                            | "conflict"
+                            | "409"
+                            | "422"
+                            | "400"
+                    )
+                });
+            if refused {
+                return Some(Replay::Refused);
+            }
+            // Any payload answered as the first: "regardless of the body", "whatever the
+            // payload", "even if the parameters differ", "any request body", or another payload
+            // named and not refused.
+            let any = another_payload
+                || w.iter().enumerate().any(|(i, x)| {
+                    matches!(
+                        x.as_str(),
+                        "regardless" | "irrespective" | "whatever" | "any"
+                    ) && payload_after(i, 3)
+                })
+                || w.windows(2).enumerate().any(|(i, p)| {
+                    p[0] == "even"
+                        && matches!(p[1].as_str(), "if" | "when" | "though")
+                        && w.iter().skip(i + 2).take(5).any(|x| differ(x))
+                });
+            if any {
                 return Some(Replay::Whatever);
             }
             let of_the_same = w.iter().any(|x| {
@@ -97,21 +144,10 @@ fn replay_said(text: &str) -> Option<Replay> {
                     x.as_str(),
                     "identical" | "retry" | "retries" | "retried" | "retrying"
                 )
-            }) || pair(
-                "same",
-                &[
-                    "request",
-                    "requests",
-                    "body",
-                    "payload",
-                    "parameters",
-                    "params",
-                    "arguments",
-                    "data",
-                    "content",
-                ],
-            );
-            Some(if of_the_same || any {
+            }) || w
+                .windows(2)
+                .any(|p| p[0] == "same" && PAYLOAD.contains(&p[1].as_str()));
+            Some(if of_the_same {
                 Replay::OfTheSame
             } else {
                 Replay::Unqualified
@@ -183,6 +219,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             }
             // A design gap, not only a missing line: the client never learns that its second
             // request was not the one answered.
+            Some(Replay::Refused) => {
+                " (the spec says a key reused with another payload is refused, but not with \
+                 which response)"
+            }
             Some(Replay::Whatever | Replay::Unqualified) => {
                 " (the spec says any request with a used key gets the first response: one \
                  sent with another payload is answered as the first, and its client never \
