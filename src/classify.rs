@@ -1161,12 +1161,7 @@ fn deletes(op: &Operation<'_>) -> Option<String> {
                         "deletion" | "deletions" | "removal" | "removals"
                     )
             };
-            let named = op
-                .path
-                .rsplit('/')
-                .find(|s| !s.is_empty() && !s.starts_with('{'))
-                .is_some_and(|s| words(s).iter().any(delete_word))
-                || names.id.iter().any(delete_word);
+            let named = names.seg.iter().chain(&names.id).any(delete_word);
             (staged && named && !makes).then(|| "delete".to_string())
         }
     }

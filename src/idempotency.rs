@@ -1035,7 +1035,8 @@ fn money_evidence(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> O
     // Deleting or voiding a record moves no money (`deleteBankTransfers`, "Cancel an authorised
     // payment"), whatever its path says.
     let lead = crate::classify::lead_text(op);
-    let undoes = [
+    // The first word of the operationId and the verb that opens the summary: what the call does.
+    let first_verbs: Vec<String> = [
         op.operation_id.and_then(|id| words(id).into_iter().next()),
         lead.as_ref()
             .and_then(|(_, t)| words(t).into_iter().next())
@@ -1043,14 +1044,17 @@ fn money_evidence(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> O
     ]
     .into_iter()
     .flatten()
-    // Setting an amount ("Update an authorised amount": "the amount you specify is the updated
-    // amount") sets it again on a retry; it does not move it twice.
-    // Only of an instance: "Set up a recurring payment" on a collection makes one.
-    .any(|w| {
-        UNDOING_VERBS.contains(&w.as_str())
-            || ((UPDATE_VERBS.contains(&w.as_str()) || SWITCHING_VERBS.contains(&w.as_str()))
-                && op.path.contains('{'))
-    });
+    .collect();
+    let undoes = first_verbs
+        .iter()
+        // Setting an amount ("Update an authorised amount": "the amount you specify is the updated
+        // amount") sets it again on a retry; it does not move it twice.
+        // Only of an instance: "Set up a recurring payment" on a collection makes one.
+        .any(|w| {
+            UNDOING_VERBS.contains(&w.as_str())
+                || ((UPDATE_VERBS.contains(&w.as_str()) || SWITCHING_VERBS.contains(&w.as_str()))
+                    && op.path.contains('{'))
+        });
     // "Remove funds from the account": removing money is moving it.
     let of_funds = lead.as_ref().is_some_and(|(_, t)| {
         words(t)
@@ -1062,23 +1066,13 @@ fn money_evidence(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> O
         return None;
     }
     let props = body_properties(bundle, op);
+    // What the body sends, a JSON:API document's resource included.
+    let fields = sent_fields(bundle, &props);
+    let sends_any_amount = fields.iter().any(|p| squash(p.name).contains("amount"));
     // Reversing a whole thing the request names, sent no amount (Unit's `reverseFee`, "Reverse
     // Fee", naming the fee's transaction): it is undone once, and a repeat finds it undone. A
     // reversal of an amount may reverse more each time.
-    let reverses = [
-        op.operation_id.and_then(|id| words(id).into_iter().next()),
-        lead.as_ref()
-            .and_then(|(_, t)| words(t).into_iter().next())
-            .map(|w| crate::classify::base_verb(&w)),
-    ]
-    .into_iter()
-    .flatten()
-    .any(|w| w == "reverse");
-    if reverses
-        && !sent_fields(bundle, &props)
-            .iter()
-            .any(|p| squash(p.name).contains("amount"))
-    {
+    if first_verbs.iter().any(|w| w == "reverse") && !sends_any_amount {
         return None;
     }
     let has = |name: &str| props.iter().any(|p| p.name.eq_ignore_ascii_case(name));
@@ -1112,7 +1106,6 @@ fn money_evidence(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> O
     // yet, and neither does a fee with nothing in the body to charge.
     // The fields a fee is charged with: an `amount` (not a `max_amount` or an `amount_type`),
     // an account by itself or its id (not a `gl_account_code`).
-    let fields = sent_fields(bundle, &props);
     let amount_field = |p: &Property<'_>| {
         let w = words(p.name);
         w.last().is_some_and(|x| x == "amount")
@@ -1181,30 +1174,28 @@ fn money_evidence(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> O
                 _ => true,
             }
     };
-    let settles_once = {
-        let segments: Vec<&str> = op.path.split('/').filter(|s| !s.is_empty()).collect();
-        matches!(segments.as_slice(), [.., collection, parent, last]
-        if parent.starts_with('{') && {
-            let w = words(last);
-            // Under one payment or one thing to be paid (`/received-payments/{paymentId}`,
-            // `/payouts/{payout}`, `/orders/{id}`, `/invoices/{invoice}`): not an account's
-            // or a wallet's `/pay`, which pays someone.
-            let head = words(collection).pop().unwrap_or_default();
-            let of_a_payment = is_money(&head)
-                || PRICING_NOUNS.contains(&head.as_str())
-                || matches!(
-                    head.as_str(),
-                    "invoice" | "invoices" | "bill" | "bills" | "intent" | "intents"
-                        | "authorization" | "authorizations" | "transaction" | "transactions"
-                );
-            w.len() == 1
-                && of_a_payment
-                && (ONE_SHOT_MONEY_VERBS.contains(&w[0].as_str())
-                    || ONE_PAYMENT_VERBS.contains(&w[0].as_str())
-                    || crate::vocabulary::TRANSITION_VERBS.contains(&w[0].as_str())
-                    || crate::vocabulary::INSTANCE_TRANSITION_VERBS.contains(&w[0].as_str()))
-        })
-    };
+    let segments: Vec<&str> = op.path.split('/').filter(|s| !s.is_empty()).collect();
+    let settles_once = matches!(segments.as_slice(), [.., collection, parent, last]
+    if parent.starts_with('{') && {
+        let w = words(last);
+        // Under one payment or one thing to be paid (`/received-payments/{paymentId}`,
+        // `/payouts/{payout}`, `/orders/{id}`, `/invoices/{invoice}`): not an account's
+        // or a wallet's `/pay`, which pays someone.
+        let head = words(collection).pop().unwrap_or_default();
+        let of_a_payment = is_money(&head)
+            || PRICING_NOUNS.contains(&head.as_str())
+            || matches!(
+                head.as_str(),
+                "invoice" | "invoices" | "bill" | "bills" | "intent" | "intents"
+                    | "authorization" | "authorizations" | "transaction" | "transactions"
+            );
+        w.len() == 1
+            && of_a_payment
+            && (ONE_SHOT_MONEY_VERBS.contains(&w[0].as_str())
+                || ONE_PAYMENT_VERBS.contains(&w[0].as_str())
+                || crate::vocabulary::TRANSITION_VERBS.contains(&w[0].as_str())
+                || crate::vocabulary::INSTANCE_TRANSITION_VERBS.contains(&w[0].as_str()))
+    });
     // What it sends must not be an amount of its own: a required one may move more; an optional
     // one only where the verb settles (a capture of part of an authorization is still once).
     let amount = |p: &Property<'_>| squash(p.name).contains("amount") || squash(p.name) == "value";
@@ -1222,14 +1213,13 @@ fn money_evidence(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> O
     // A reversal of part of one money movement, sent the amount to reverse (Stripe's
     // `/v1/transfers/{id}/reversals`: "reverse part of the transfer … as many times as you
     // wish"): each one moves that amount back again.
-    let segments: Vec<&str> = op.path.split('/').filter(|s| !s.is_empty()).collect();
     if let [.., collection, parent, last] = segments.as_slice()
         && parent.starts_with('{')
         && words(collection).pop().is_some_and(|w| is_money(&w))
         && words(last)
             .last()
             .is_some_and(|w| matches!(w.as_str(), "reversal" | "reversals"))
-        && props.iter().any(|p| squash(p.name).contains("amount"))
+        && sends_any_amount
     {
         return Some(format!("path `{collection}/…/{last}` with an amount"));
     }

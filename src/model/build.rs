@@ -136,10 +136,20 @@ pub fn build(bundle: &Bundle) -> Result<Api<'_>, NotOpenApi> {
         // A schema every call answers with (an `ApiResponse` wrapper of a `code`, a `message`
         // and some `data`) says nothing of what one path holds: only one answered at a single
         // path counts.
+        // Each operation's success schema, found once (`None` off the paths).
+        let answers: Vec<Option<At<'_>>> = b
+            .operations
+            .iter()
+            .map(|op| {
+                (op.site == Site::Path)
+                    .then(|| success_schema(b.bundle, op))
+                    .flatten()
+            })
+            .collect();
         let mut answered_at: std::collections::HashMap<*const Node, HashSet<&str>> =
             std::collections::HashMap::new();
-        for op in b.operations.iter().filter(|op| op.site == Site::Path) {
-            if let Some(schema) = success_schema(b.bundle, op) {
+        for (op, schema) in b.operations.iter().zip(&answers) {
+            if let Some(schema) = schema {
                 answered_at
                     .entry(std::ptr::from_ref(schema.node))
                     .or_default()
@@ -149,9 +159,10 @@ pub fn build(bundle: &Bundle) -> Result<Api<'_>, NotOpenApi> {
         let read_as_one: std::collections::HashMap<&str, *const Node> = b
             .operations
             .iter()
-            .filter(|op| op.site == Site::Path && op.method == Method::Get)
-            .filter_map(|op| {
-                let schema = success_schema(b.bundle, op)?;
+            .zip(&answers)
+            .filter(|(op, _)| op.method == Method::Get)
+            .filter_map(|(op, schema)| {
+                let schema = (*schema)?;
                 let node = std::ptr::from_ref(schema.node);
                 (answered_at.get(&node).is_some_and(|paths| paths.len() == 1)
                     && one_object(b.bundle, schema))
@@ -159,14 +170,11 @@ pub fn build(bundle: &Bundle) -> Result<Api<'_>, NotOpenApi> {
             })
             .collect();
         if !read_as_one.is_empty() {
-            for op in b
-                .operations
-                .iter_mut()
-                .filter(|op| op.site == Site::Path && op.method == Method::Post)
-            {
-                op.read_as_one = read_as_one.get(bare(op.path)).is_some_and(|read| {
-                    success_schema(b.bundle, op).is_some_and(|made| std::ptr::eq(made.node, *read))
-                });
+            for (op, schema) in b.operations.iter_mut().zip(&answers) {
+                op.read_as_one = op.method == Method::Post
+                    && read_as_one.get(bare(op.path)).is_some_and(|read| {
+                        schema.is_some_and(|made| std::ptr::eq(made.node, *read))
+                    });
             }
         }
         let items: std::collections::HashMap<&str, &str> = paths

@@ -217,12 +217,12 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 " (the spec says a reused key gets the first response, not whether one sent \
                  with another payload is refused)"
             }
-            // A design gap, not only a missing line: the client never learns that its second
-            // request was not the one answered.
             Some(Replay::Refused) => {
                 " (the spec says a key reused with another payload is refused, but not with \
                  which response)"
             }
+            // A design gap, not only a missing line: the client never learns that its second
+            // request was not the one answered.
             Some(Replay::Whatever | Replay::Unqualified) => {
                 " (the spec says any request with a used key gets the first response: one \
                  sent with another payload is answered as the first, and its client never \
