@@ -1511,6 +1511,50 @@ pub fn lead_text(op: &Operation<'_>) -> Option<(&'static str, String)> {
     Some(("description", first.trim().to_string()))
 }
 
+/// Whether an action on one resource (`/runs/{run_id}/submit_tool_outputs`) opens by saying
+/// it is accepted only in one of its states: "When a run has the `status: "requires_action"`
+/// …, this endpoint can be used to submit the outputs", "If the status of the dispute is …".
+/// The call moves the resource out of that state, so a retry meets another state.
+pub fn gated_on_state(op: &Operation<'_>) -> bool {
+    let mut segments = op.path.rsplit('/').filter(|s| !s.is_empty());
+    let (Some(action), Some(parent)) = (segments.next(), segments.next()) else {
+        return false;
+    };
+    if action.starts_with('{') || !parent.starts_with('{') {
+        return false;
+    }
+    // The segment is the action its names say (`submit` of `submitToolOuputsToRun`), not a
+    // collection of the resource (`/threads/{id}/messages`) nor a create.
+    let names = NameWords::of(op);
+    let acts = head_verb(&names.seg, None).is_some_and(|seg| {
+        let seg = base_verb(seg);
+        !matches!(seg.as_str(), "create" | "add" | "insert" | "new")
+            && names.heads(op, false).iter().any(|h| *h == seg)
+    });
+    if !acts {
+        return false;
+    }
+    ["summary", "description"].iter().any(|key| {
+        op.node
+            .node
+            .get(key)
+            .and_then(Node::as_str)
+            .is_some_and(|text| {
+                // The opening clause only: a condition stated first governs the whole call.
+                let mut end = text.len().min(160);
+                while !text.is_char_boundary(end) {
+                    end -= 1;
+                }
+                let w = words(&text[..end]);
+                w.first()
+                    .is_some_and(|x| matches!(x.as_str(), "when" | "while" | "once" | "if"))
+                    && w.iter()
+                        .take(10)
+                        .any(|x| matches!(x.as_str(), "status" | "state"))
+            })
+    })
+}
+
 /// The first words of a summary or description, as a finding quotes them.
 fn quote_lead(kind: &str, text: &str) -> String {
     format!(

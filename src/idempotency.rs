@@ -1651,10 +1651,11 @@ static UNIQUE_PROSE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::ne
 
 /// One of a kind per owner: "Okta only allows one principal rate limit entity per org and
 /// principal", "Only one webhook per URL is allowed", "at most one … per …", "each connected
-/// account can only have one FinancialAccount" (Stripe).
+/// account can only have one FinancialAccount" (Stripe), "an org can only configure a single
+/// CAPTCHA instance" (Okta).
 static ONE_PER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i-u)(?-u:\b)(?:(?:only(?u:\s)+allows?(?u:\s)+one|allows?(?u:\s)+only(?u:\s)+one|only(?u:\s)+one|at(?u:\s)+most(?u:\s)+one)(?u:\s)+(?:[a-z0-9_-]+(?u:\s)+){0,4}?(?:is(?u:\s)+allowed(?u:\s)+)?per(?u:\s)+(?-u:\w)+|(?:each|every|an?)(?u:\s)+(?:[a-z0-9_-]+(?u:\s)+){1,3}?(?:can|may)(?u:\s)+(?:only(?u:\s)+have|have(?u:\s)+only)(?u:\s)+one(?u:\s)+(?-u:\w)+)",
+        r"(?i-u)(?-u:\b)(?:(?:only(?u:\s)+allows?(?u:\s)+one|allows?(?u:\s)+only(?u:\s)+one|only(?u:\s)+one|at(?u:\s)+most(?u:\s)+one)(?u:\s)+(?:[a-z0-9_-]+(?u:\s)+){0,4}?(?:is(?u:\s)+allowed(?u:\s)+)?per(?u:\s)+(?-u:\w)+|(?:each|every|an?)(?u:\s)+(?:[a-z0-9_-]+(?u:\s)+){1,3}?(?:can|may)(?u:\s)+(?:only(?u:\s)+(?:have|configure|create)|have(?u:\s)+only)(?u:\s)+(?:one|a(?u:\s)+single)(?u:\s)+(?-u:\w)+)",
     )
     .expect("valid regex")
 });
@@ -1821,7 +1822,10 @@ fn names_what_it_makes(op: &Operation<'_>, said: &str) -> bool {
             .last()
             .map(|c| crate::classify::base_verb(c)),
     );
-    let one = w.iter().position(|x| x == "one").unwrap_or(0);
+    let one = w
+        .iter()
+        .position(|x| x == "one" || x == "single")
+        .unwrap_or(0);
     let phrase = &w[one + 1..per.unwrap_or(w.len())];
     phrase.iter().any(|x| {
         nouns
@@ -2016,7 +2020,7 @@ pub fn natural_key(
         // (The one thing must be what the call makes: "one request per second", "one file per
         // request" limit something else.)
         let one_per = || {
-            ((lower.contains(" one ") || lower.starts_with("one "))
+            ((lower.contains(" one ") || lower.starts_with("one ") || lower.contains(" single "))
                 && (lower.contains(" per ") || lower.contains("only")))
             .then(|| ONE_PER.find(text))
             .flatten()

@@ -362,6 +362,16 @@ fn effect_given(
         // `into`): it happens once, whatever the path.
         Effect::Transitions(verb)
     } else if by_words == Effect::Creates
+        && crate::classify::gated_on_state(op)
+        && !moves_money()
+        && !relative()
+        && let Some(verb) = crate::classify::head_verbs(op).into_iter().next()
+    {
+        // Accepted only while its resource is in one state (OpenAI's tool outputs, sent
+        // "when a run has the status requires_action", all "in a single request"): the call
+        // moves it on, so a retry meets another state. What matters is what a repeat answers.
+        Effect::Transitions(verb)
+    } else if by_words == Effect::Creates
         && let Some(field) = crate::idempotency::expiring_token(bundle, op)
         && !moves_money()
         && !relative()
