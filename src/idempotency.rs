@@ -399,6 +399,39 @@ pub fn delivery_ids<'a>(bundle: &'a Bundle, op: &'a Operation<'a>) -> Vec<KeyCar
     out
 }
 
+/// A delivery's field that says when its event happened (Figma's required `timestamp`, "UTC
+/// ISO 8601 timestamp of when the event was triggered"), the same on every redelivery of that
+/// event: with the subscription's id, something a receiver can dedupe on, though no id.
+pub fn event_time<'a>(bundle: &'a Bundle, op: &'a Operation<'a>) -> Option<&'a str> {
+    body_properties(bundle, op)
+        .into_iter()
+        .find(|p| {
+            let name = squash(p.name);
+            let named = matches!(
+                name.as_str(),
+                "occurredat" | "triggeredat" | "eventtime" | "eventtimestamp" | "eventdate"
+            );
+            let said = || {
+                description_of(&p.schema).is_some_and(|d| {
+                    let w = words(d);
+                    w.iter().any(|x| x == "event")
+                        && w.iter().any(|x| {
+                            matches!(
+                                x.as_str(),
+                                "triggered" | "occurred" | "happened" | "fired" | "raised"
+                            )
+                        })
+                })
+            };
+            let time = name.contains("time")
+                || name.ends_with("at")
+                || name.contains("date")
+                || p.schema.node.get("format").and_then(Node::as_str) == Some("date-time");
+            p.required && time && (named || said())
+        })
+        .map(|p| p.name)
+}
+
 /// Every key carrier the operation declares, headers first.
 pub fn key_carriers<'a>(
     bundle: &'a Bundle,
