@@ -121,6 +121,10 @@ pub enum Effect {
     /// again, billed again and perhaps different, but leaves no duplicate. The body field that
     /// names the model.
     Generates(String),
+    /// It packages data that exists into an export (Asana's organization export, Lob's export
+    /// of an upload): a retry exports it again, a spare copy and the work repeated, but none of
+    /// the data is duplicated.
+    Exports,
 }
 
 /// The words of an operation's names that the classifiers judge: its last literal path segment
@@ -1553,6 +1557,22 @@ pub fn gated_on_state(op: &Operation<'_>) -> bool {
                         .any(|x| matches!(x.as_str(), "status" | "state"))
             })
     })
+}
+
+/// Whether what a create makes is an export of data that exists: the noun a create verb heads
+/// (`createOrganizationExport`, "Create an organization export request") or the collection the
+/// path ends in (`/uploads/{upl_id}/exports`, `/exports/graph` under "Initiate a graph export")
+/// is an `export`; not an `exporter`, a setting that sends data elsewhere.
+pub fn makes_an_export(op: &Operation<'_>) -> bool {
+    let names = NameWords::of(op);
+    let export = |w: &String| w == "export" || w == "exports";
+    created_nouns(op).iter().any(|n| n == "export")
+        || names.seg.last().is_some_and(export)
+        || (op
+            .path
+            .split('/')
+            .any(|s| words(s).last().is_some_and(export))
+            && names.lead.iter().take(4).any(export))
 }
 
 /// The first words of a summary or description, as a finding quotes them.

@@ -343,6 +343,10 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                     Verdict::Gap,
                     format!("a retry runs the model (`{model}`) again, billed again: no key"),
                 ),
+                Effect::Exports => (
+                    Verdict::Gap,
+                    "a retry exports the same data again (a spare copy): no key".to_string(),
+                ),
                 Effect::JoinsSet(noun) => (
                     Verdict::Gap,
                     format!("a retry adds the same member again (`{noun}`): no key"),

@@ -242,6 +242,15 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
                 Some(Severity::Info),
             ),
+            (Effect::Exports, _) => (
+                format!(
+                    "{} starts an export without an idempotency key: a retry exports the same \
+                     data again, a spare copy and the work repeated, though none of the data is \
+                     duplicated",
+                    op.display()
+                ),
+                Some(Severity::Info),
+            ),
             (Effect::JoinsSet(noun), _) => (
                 format!(
                     "{} adds to a set (`{noun}`) without an idempotency key: a retry adds the \
@@ -410,6 +419,14 @@ fn effect_given(
         && !relative()
     {
         Effect::Generates(model)
+    } else if by_words == Effect::Creates
+        && crate::classify::makes_an_export(op)
+        && !moves_money()
+        && !relative()
+    {
+        // An export of data that exists: a retry makes a spare copy (reviewers judged a
+        // duplicate's warning too much for "a harmless extra export file").
+        Effect::Exports
     } else if by_words == Effect::Creates && links(bundle, op) && !moves_money() && !relative() {
         // It links things that exist: adding the same link twice leaves one. (The set is the
         // last word that is no verb: `conversations` of Slack's `admin.conversations.invite`.)
