@@ -86,6 +86,8 @@ static SHORT_LIVED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new
     regex::Regex::new(
         r"(?ix-u)(?-u:\b)(
             short[-\ ]lived | ephemeral | single[-\ ]use\ tokens?
+            # Okta's forgot-password flow: 'Generates a one-time token (OTT)'.
+          | one[-\ ]time\ tokens?
           | single[-\ ]use\ (?:login|sign[-\ ]in|magic|auth|authentication)\ links?
             # Stripe's AccountLink: a single-use Stripe URL to redirect a user to.
           | single[-\ ]use\ (?:[a-z]+\ )?url
@@ -147,7 +149,7 @@ impl NameWords {
                 .map(|id| words(action_part(id)))
                 .unwrap_or_default();
             let lead = lead_text(op)
-                .map(|(_, t)| job_to_verb(words(&t), &seg, &id))
+                .map(|(_, t)| event_to_verb(job_to_verb(words(&t), &seg, &id), &seg))
                 .unwrap_or_default();
             NameWords { seg, id, lead }
         })
@@ -171,6 +173,39 @@ impl NameWords {
         .into_iter()
         .flatten()
         .collect()
+    }
+}
+
+/// A summary that records an event the call is named for ("Registers participants removed
+/// from a Call" at Slack's `/calls.participants.remove`, "Registers new participants added to a
+/// Call" at `calls.participants.add`) is read as that event's verb ("remove participants from a
+/// call"):
+/// what a retry repeats is the removal or the add the segment names, not a registration of
+/// something new. Other words are returned as they are.
+fn event_to_verb(lead: Vec<String>, seg: &[String]) -> Vec<String> {
+    if !lead.first().is_some_and(|w| {
+        matches!(
+            base_verb(w).as_str(),
+            "register" | "record" | "log" | "report" | "notify" | "inform"
+        )
+    }) {
+        return lead;
+    }
+    let Some(verb) = seg.first() else {
+        return lead;
+    };
+    let verb = base_verb(verb);
+    match lead
+        .iter()
+        .take(6)
+        .position(|w| w.ends_with("ed") && inflects(w, &verb))
+    {
+        // ("Registers new participants added to a Call": "add participants to a call".)
+        Some(at) => std::iter::once(verb)
+            .chain(lead[1..at].iter().filter(|w| *w != "new").cloned())
+            .chain(lead[at + 1..].iter().cloned())
+            .collect(),
+        None => lead,
     }
 }
 
@@ -351,10 +386,29 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
     {
         return Effect::Transitions("commit".to_string());
     }
+    // (Not one whose description opens by saying it makes a new thing: Moov's `reverseFile`
+    // at `/files/{fileID}/reverse`, "Creates a new file that is a REVERSAL of the given
+    // fileID": a retry makes a second reversal file.)
+    let opens_with_a_new_thing = || {
+        op.node
+            .node
+            .get("description")
+            .and_then(Node::as_str)
+            .is_some_and(|d| {
+                let mut end = d.len().min(80);
+                while !d.is_char_boundary(end) {
+                    end -= 1;
+                }
+                let w = words(&d[..end]);
+                w.first().is_some_and(|x| base_verb(x) == "create")
+                    && w.iter().skip(1).take(2).any(|x| x == "new")
+            })
+    };
     if let [.., parent, _] = segments.as_slice()
         && parent.starts_with('{')
         && let Some(verb) = seg_words.first()
         && !created_noun(verb)
+        && !opens_with_a_new_thing()
         && (TRANSITION_VERBS.contains(&verb.as_str())
             // `pull`, `push` and `tag` head nouns too (`/pull_request`): alone only; `report`
             // only with what it reports (`report-lost`), not an abuse `/report`; `process` alone
@@ -566,7 +620,9 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
     };
     let needs_instance =
         |v: &String| crate::vocabulary::NEW_UNLESS_NAMED_VERBS.contains(&v.as_str()) && !on_one(v);
-    if let Some(verb) = is(TRANSITION_VERBS).filter(|v| names_a_resource() && !needs_instance(v)) {
+    if let Some(verb) = is(TRANSITION_VERBS)
+        .filter(|v| names_a_resource() && !needs_instance(v) && !opens_with_a_new_thing())
+    {
         if verb != "mark" {
             return Effect::Transitions(verb);
         }

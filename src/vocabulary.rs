@@ -379,6 +379,8 @@ pub const SET_NOUNS: &[&str] = &[
     "scope",
     "topic",
     "channel",
+    // The people of a call or meeting (Slack's `calls.participants.add`).
+    "participant",
     // Assignments of existing things ("Add organizations to the enterprise coding agent
     // policy", "Add organization assignments") are set nouns too: `EXISTING_THING_NOUNS`.
 ];

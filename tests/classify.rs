@@ -158,10 +158,13 @@ const CASES: &[Case] = &[
     // Short-lived creates: sessions, not reads, but a duplicate expires unused.
     Case { description: "<p>Creates a VerificationSession object.</p>", ..case("post", "/v1/identity/verification_sessions", "PostIdentityVerificationSessions", "", SHORT_LIVED, "Stripe: a noun phrase, not the verb; a session") },
     case("post", "/sessions", "post-sessions", "Create a payment session", SHORT_LIVED, "Adyen: a payment session"),
+    Case { description: "Starts the forgot password flow. Generates a one-time token (OTT) that you can use to reset a user's password.", ..case("post", "/api/v1/users/{userId}/credentials/forgot_password", "forgotPassword", "Start forgot password flow", SHORT_LIVED, "Okta: a one-time token") },
     // Deletes by POST leave the same state when repeated; "the last" one does not.
     case("post", "/v2/merchants/custom-attributes/bulk-delete", "BulkDeleteMerchantCustomAttributes", "BulkDeleteMerchantCustomAttributes", READS, "Square"),
     case("post", "/tasks/{task_gid}/removeFollowers", "removeFollowerForTask", "Remove followers from a task", READS, "Asana"),
     case("post", "/reactions.remove", "reactions_remove", "", READS, "Slack"),
+    Case { description: "Registers participants removed from a Call.", ..case("post", "/calls.participants.remove", "calls_participants_remove", "", READS, "Slack: registers the removal the method is named for") },
+    Case { description: "Registers a new Call.", ..case("post", "/calls.add", "calls_add", "", WRITES, "Slack: a call") },
     case("post", "/oauth2/revoke", "RevokeToken", "RevokeToken", READS, "Square: a revoke is a delete (RFC 7009 answers 200 for a token already revoked)"),
     case("post", "/indexes/{id}/rebuild", "", "Delete and recreate the index", WRITES, "the second verb recreates"),
     case("post", "/metadata_taxonomies/{namespace}/{taxonomy_key}/levels:trim", "post_metadata_taxonomies_id_id_levels:trim", "Delete the last metadata taxonomy level", WRITES, "Box: each repeat deletes another level"),
