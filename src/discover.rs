@@ -95,18 +95,30 @@ pub fn discover(paths: &[PathBuf], limits: &Limits) -> (Vec<Input>, Vec<FileErro
                     if !entry.file_type().is_some_and(|t| t.is_file()) || !is_spec_extension(p) {
                         continue;
                     }
-                    // Too large or unreadable: named as an input, so reading it reports why.
-                    let bytes = read_small(p, limits);
-                    if bytes.as_ref().is_none_or(|b| looks_like_root(b)) {
-                        found.push(Input::File {
-                            path: p.to_path_buf(),
-                            name: display_name(p),
-                            explicit: false,
-                            bytes,
-                        });
-                    }
+                    found.push(p.to_path_buf());
                 }
-                inputs.extend(found);
+                // Each file is read and sniffed on its own, so on every core at once (the
+                // walk's order kept): a corpus of many files is otherwise read one by one
+                // while the other cores wait.
+                use rayon::prelude::*;
+                let roots: Vec<Option<Input>> = found
+                    .into_par_iter()
+                    .map(|p| {
+                        // Too large or unreadable: named as an input, so reading it reports
+                        // why.
+                        let bytes = read_small(&p, limits);
+                        bytes
+                            .as_ref()
+                            .is_none_or(|b| looks_like_root(b))
+                            .then(|| Input::File {
+                                name: display_name(&p),
+                                path: p,
+                                explicit: false,
+                                bytes,
+                            })
+                    })
+                    .collect();
+                inputs.extend(roots.into_iter().flatten());
             }
             Ok(_) => inputs.push(Input::File {
                 path: path.clone(),
