@@ -618,6 +618,9 @@ fn links(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
                 })
         }
         Some(_) => {
+            if invites_an_address(bundle, op) {
+                return true;
+            }
             // A verb that links and what it links, right under the resource the path names
             // (Square's `/gift-cards/{gift_card_id}/link-customer`, sent `customer_id`): the
             // body names the other end by id, and a link made twice is one link.
@@ -772,6 +775,44 @@ fn links(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
     }
 }
 
+/// Whether a POST invites a person by address (Box's `/invites` of an `actionable_by.login`,
+/// OpenAI's `/organization/invites` of an `email`, Slack's `admin.users.invite`): the invitees
+/// are a set keyed by their address, and a second invite to the same one is refused or sent
+/// again, never a second invitee.
+fn invites_an_address(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
+    let invite = |w: &String| {
+        matches!(
+            w.as_str(),
+            "invite" | "invites" | "invitation" | "invitations"
+        )
+    };
+    let named = crate::heuristics::words(crate::classify::last_literal_segment(op.path))
+        .iter()
+        .any(invite)
+        || op
+            .operation_id
+            .is_some_and(|id| crate::heuristics::words(id).iter().any(invite));
+    if !named {
+        return false;
+    }
+    let address = |p: &crate::idempotency::Property<'_>| {
+        matches!(
+            crate::idempotency::squash(p.name).as_str(),
+            "email" | "emailaddress" | "login"
+        )
+    };
+    let top = crate::idempotency::body_properties(bundle, op);
+    top.iter().any(|p| {
+        (p.required && address(p)) || {
+            let mut inner = Vec::new();
+            crate::idempotency::schema_properties(bundle, p.schema, 1, &mut inner);
+            // (Box requires `actionable_by` and lists `id` as required in it, beside the only
+            // property it has, `login`.)
+            p.required && inner.iter().any(address)
+        }
+    })
+}
+
 /// Whether a body only refers to things that exist, two or more of them, and so makes a link
 /// between them (Box's "Assign storage policy", `{storage_policy: {type, id}, assigned_to:
 /// {type, id}}`; a segment restriction between two segments): each field an id, a list of
@@ -779,10 +820,20 @@ fn links(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
 /// discriminator (`type: [segment_restriction]`). A role, a date or any content makes more than
 /// a link.
 fn only_references(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
-    let props = crate::idempotency::body_properties(bundle, op);
+    let mut props = crate::idempotency::body_properties(bundle, op);
+    // (Asana wraps every body in `data`.)
+    if let [only] = props.as_slice()
+        && only.name == "data"
+    {
+        let mut inner = Vec::new();
+        crate::idempotency::schema_properties(bundle, only.schema, 0, &mut inner);
+        props = inner;
+    }
     let reference = |p: &crate::idempotency::Property<'_>| {
         let name = crate::idempotency::squash(p.name);
-        if name.ends_with("id") || name.ends_with("ids") {
+        // (Or named for its thing and described as its id: Asana's `member`, "The gid of the
+        // user or team".)
+        if name.ends_with("id") || name.ends_with("ids") || described_as_id(p) {
             return true;
         }
         let mut inner = Vec::new();
@@ -826,13 +877,28 @@ fn only_references(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool 
             .and_then(crate::source::Node::as_str)
             == Some("boolean")
     };
+    // A member's role or access level in a membership (Asana's `access_level`, `role`) is
+    // what the link grants: a membership is one a pair, whatever its role.
+    let membership = {
+        let segment = crate::heuristics::words(crate::classify::last_literal_segment(op.path));
+        segment
+            .last()
+            .is_some_and(|n| matches!(n.as_str(), "membership" | "memberships"))
+    };
+    let role = |p: &crate::idempotency::Property<'_>| {
+        membership
+            && matches!(
+                crate::idempotency::squash(p.name).as_str(),
+                "role" | "accesslevel" | "permissionlevel"
+            )
+    };
     let references = props.iter().filter(|p| reference(p)).count();
     references >= 2
         && props.iter().filter(|p| flag(p)).count() <= 1
         && props
             .iter()
             // (Slack sends its auth `token` as a form field.)
-            .all(|p| reference(p) || discriminator(p) || flag(p) || p.name == "token")
+            .all(|p| reference(p) || discriminator(p) || flag(p) || role(p) || p.name == "token")
         && a_link()
 }
 
@@ -1154,10 +1220,11 @@ fn described_as_id(p: &crate::idempotency::Property<'_>) -> bool {
         .nth(80)
         .map_or(description, |(at, _)| &description[..at]);
     let w = crate::heuristics::words(opening);
+    // (Asana's global ids: "The gid of the user or team".)
     scalar
         && w.iter()
             .take(4)
-            .position(|x| x == "id")
+            .position(|x| x == "id" || x == "gid")
             .is_some_and(|at| w.get(at + 1).is_some_and(|n| n == "of"))
 }
 
