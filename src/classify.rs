@@ -375,14 +375,17 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
     {
         return Effect::Transitions(base_verb(verb));
     }
-    // Committing an upload session the path names (Box's
-    // `/files/upload_sessions/{upload_session_id}/commit`) closes it into one file.
-    if let [.., collection, parent, _] = segments.as_slice()
+    // Committing what the path names (Box's upload session,
+    // `/files/upload_sessions/{upload_session_id}/commit`, closed into one file; Netlify's
+    // `/agent_runners/{agent_runner_id}/commit` of a runner's work to a branch) happens once:
+    // a repeat finds it committed. (Not one whose names say it creates.)
+    if let [.., parent, _] = segments.as_slice()
         && parent.starts_with('{')
-        && words(collection)
-            .iter()
-            .any(|w| w == "upload" || w == "uploads")
         && matches!(seg_words.as_slice(), [c] if c == "commit")
+        && !lead_words
+            .iter()
+            .chain(id_words)
+            .any(|w| CREATE_WORDS.contains(&w.as_str()))
     {
         return Effect::Transitions("commit".to_string());
     }
