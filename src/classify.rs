@@ -195,11 +195,18 @@ fn event_to_verb(lead: Vec<String>, seg: &[String]) -> Vec<String> {
         return lead;
     };
     let verb = base_verb(verb);
-    match lead
+    // (Only of members of a set, which a repeat leaves as they are: "Records items removed
+    // from a warehouse's stock" records a count, and a retry removes it twice.)
+    let at = lead
         .iter()
         .take(6)
         .position(|w| w.ends_with("ed") && inflects(w, &verb))
-    {
+        .filter(|&at| {
+            lead[1..at]
+                .iter()
+                .any(|w| SET_NOUNS.contains(&base_verb(w).as_str()))
+        });
+    match at {
         // ("Registers new participants added to a Call": "add participants to a call".)
         Some(at) => std::iter::once(verb)
             .chain(lead[1..at].iter().filter(|w| *w != "new").cloned())
@@ -375,13 +382,61 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
     {
         return Effect::Transitions(base_verb(verb));
     }
+    // (Not one whose summary or description opens by saying it makes a new thing of the
+    // collection's kind, of the action's name ("Creates a new commit"), or a file or copy: Moov's `reverseFile` at `/files/{fileID}/reverse`,
+    // "Creates a new file that is a REVERSAL of the given fileID": a retry makes a second
+    // reversal file. "Create a new cancellation request" of a subscription's `cancel` still
+    // cancels it.)
+    let opens_with_a_new_thing = || {
+        let collection = segments
+            .len()
+            .checked_sub(3)
+            .and_then(|at| segments.get(at))
+            .and_then(|c| words(c).last().map(|w| base_verb(w)));
+        ["summary", "description"].iter().any(|key| {
+            op.node
+                .node
+                .get(key)
+                .and_then(Node::as_str)
+                .is_some_and(|d| {
+                    let mut end = d.len().min(80);
+                    while !d.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    let w = words(&d[..end]);
+                    let Some(new) = w.iter().skip(1).take(2).position(|x| x == "new") else {
+                        return false;
+                    };
+                    w.first().is_some_and(|x| base_verb(x) == "create")
+                        && w[new + 2..]
+                            .iter()
+                            .take(3)
+                            .take_while(|x| !PREPOSITIONS.contains(&x.as_str()) && *x != "that")
+                            .any(|x| {
+                                let x = base_verb(x);
+                                matches!(x.as_str(), "file" | "copy" | "clone" | "duplicate")
+                                || collection.as_deref() == Some(x.as_str())
+                                // ("Creates a new commit" at `…/commit`.)
+                                || seg_words.len() == 1 && seg_words[0] == x
+                            })
+                })
+        })
+    };
     // Committing what the path names (Box's upload session,
     // `/files/upload_sessions/{upload_session_id}/commit`, closed into one file; Netlify's
     // `/agent_runners/{agent_runner_id}/commit` of a runner's work to a branch) happens once:
-    // a repeat finds it committed. (Not one whose names say it creates.)
+    // a repeat finds it committed. (Not one whose names say it creates, nor a commit to a
+    // repository, project or branch, which makes one more commit each time.)
     if let [.., parent, _] = segments.as_slice()
         && parent.starts_with('{')
         && matches!(seg_words.as_slice(), [c] if c == "commit")
+        && !words(parent).iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "repo" | "repository" | "project" | "branch" | "workspace" | "ref"
+            )
+        })
+        && !opens_with_a_new_thing()
         && !lead_words
             .iter()
             .chain(id_words)
@@ -389,24 +444,6 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
     {
         return Effect::Transitions("commit".to_string());
     }
-    // (Not one whose description opens by saying it makes a new thing: Moov's `reverseFile`
-    // at `/files/{fileID}/reverse`, "Creates a new file that is a REVERSAL of the given
-    // fileID": a retry makes a second reversal file.)
-    let opens_with_a_new_thing = || {
-        op.node
-            .node
-            .get("description")
-            .and_then(Node::as_str)
-            .is_some_and(|d| {
-                let mut end = d.len().min(80);
-                while !d.is_char_boundary(end) {
-                    end -= 1;
-                }
-                let w = words(&d[..end]);
-                w.first().is_some_and(|x| base_verb(x) == "create")
-                    && w.iter().skip(1).take(2).any(|x| x == "new")
-            })
-    };
     if let [.., parent, _] = segments.as_slice()
         && parent.starts_with('{')
         && let Some(verb) = seg_words.first()
@@ -1054,10 +1091,40 @@ fn creates(op: &Operation<'_>) -> Effect {
             .then(|| m.as_str().to_string())
         });
         if let Some(words) = of_the_thing {
+            // (Unless the call also sends it: Okta's forgot password makes a one-time token and,
+            // by its `sendEmail`, emails the link; a retry emails a second one.)
+            if let Some(by) = emails_what_it_makes(op) {
+                return Effect::Sends(by);
+            }
             return Effect::ShortLived(words);
         }
     }
     Effect::Creates
+}
+
+/// What says the call sends what it makes to a person: a parameter that asks it to
+/// (`sendEmail`, `send_sms`, `notify_user`), or a word that says it is emailed or texted.
+fn emails_what_it_makes(op: &Operation<'_>) -> Option<String> {
+    let asks = op.parameters.iter().find(|p| {
+        let w = words(p.name);
+        w.iter().any(|x| matches!(x.as_str(), "send" | "notify"))
+            && (w.len() == 1
+                || w.iter().any(|x| {
+                    matches!(
+                        x.as_str(),
+                        "email" | "mail" | "sms" | "user" | "notification"
+                    )
+                }))
+    });
+    if let Some(p) = asks {
+        return Some(p.name.to_string());
+    }
+    ["summary", "description"].iter().find_map(|key| {
+        let d = op.node.node.get(key).and_then(Node::as_str)?;
+        words(d)
+            .into_iter()
+            .find(|x| matches!(x.as_str(), "emailed" | "texted" | "mailed"))
+    })
 }
 
 /// Whether a text says something expires, as a word ("before the quote expires"): not denied
@@ -1181,13 +1248,15 @@ fn deletes(op: &Operation<'_>) -> Option<String> {
             || h.strip_prefix("re")
                 .is_some_and(|v| WRITE_VERBS.contains(&v))
     };
-    let other_write = heads
+    // (Recording what was removed writes a record of it: "Records items removed from a
+    // warehouse's stock"; a removal from a set is read as the removal, see `event_to_verb`.)
+    let other_write = heads.iter().any(|h| {
+        (writes(h) && !DELETE_VERBS.contains(&h.as_str()))
+            || matches!(h.as_str(), "record" | "register" | "log")
+    }) || lead_words
         .iter()
-        .any(|h| writes(h) && !DELETE_VERBS.contains(&h.as_str()))
-        || lead_words
-            .iter()
-            .take(6)
-            .any(|w| CREATE_WORDS.contains(&w.as_str()));
+        .take(6)
+        .any(|w| CREATE_WORDS.contains(&w.as_str()));
     // What the other write sends is what is to be deleted (Okta's `bulk-delete`, "Upload the
     // data to be deleted", `uploadIdentitySourceDataForDelete`): the call stages a delete.
     let for_deletion = |w: &[String]| {
@@ -1577,7 +1646,9 @@ pub fn lead_text(op: &Operation<'_>) -> Option<(&'static str, String)> {
 /// Whether an action on one resource (`/runs/{run_id}/submit_tool_outputs`) opens by saying
 /// it is accepted only in one of its states: "When a run has the `status: "requires_action"`
 /// …, this endpoint can be used to submit the outputs", "If the status of the dispute is …".
-/// The call moves the resource out of that state, so a retry meets another state.
+/// The call moves the resource out of that state, so a retry meets another state: the state
+/// must be one that waits for a call (requires, awaiting, pending), and the action not one that
+/// adds content (a comment, a message), which leaves the resource where it was.
 pub fn gated_on_state(op: &Operation<'_>) -> bool {
     let mut segments = op.path.rsplit('/').filter(|s| !s.is_empty());
     let (Some(action), Some(parent)) = (segments.next(), segments.next()) else {
@@ -1589,10 +1660,28 @@ pub fn gated_on_state(op: &Operation<'_>) -> bool {
     // The segment is the action its names say (`submit` of `submitToolOuputsToRun`), not a
     // collection of the resource (`/threads/{id}/messages`) nor a create.
     let names = NameWords::of(op);
+    // (Not an action that adds content, which leaves the resource where it was: "If the
+    // ticket's status is open or pending, adds a public comment" posts a second comment.)
     let acts = head_verb(&names.seg, None).is_some_and(|seg| {
         let seg = base_verb(seg);
-        !matches!(seg.as_str(), "create" | "add" | "insert" | "new")
-            && names.heads(op, false).iter().any(|h| *h == seg)
+        !matches!(
+            seg.as_str(),
+            "create"
+                | "add"
+                | "insert"
+                | "new"
+                | "comment"
+                | "note"
+                | "message"
+                | "reply"
+                | "post"
+                | "send"
+                | "upload"
+                | "attach"
+                | "append"
+                | "log"
+                | "record"
+        ) && names.heads(op, false).contains(&seg)
     });
     if !acts {
         return false;
@@ -1608,12 +1697,20 @@ pub fn gated_on_state(op: &Operation<'_>) -> bool {
                 while !text.is_char_boundary(end) {
                     end -= 1;
                 }
+                // (A state that waits for this call, "requires_action", "awaiting", "pending":
+                // not an address's state, nor any status the call is merely allowed in.)
                 let w = words(&text[..end]);
                 w.first()
                     .is_some_and(|x| matches!(x.as_str(), "when" | "while" | "once" | "if"))
                     && w.iter()
                         .take(10)
                         .any(|x| matches!(x.as_str(), "status" | "state"))
+                    && w.iter().take(16).any(|x| {
+                        matches!(
+                            x.as_str(),
+                            "requires" | "required" | "awaiting" | "waiting" | "pending"
+                        )
+                    })
             })
     })
 }
@@ -1625,13 +1722,32 @@ pub fn gated_on_state(op: &Operation<'_>) -> bool {
 pub fn makes_an_export(op: &Operation<'_>) -> bool {
     let names = NameWords::of(op);
     let export = |w: &String| w == "export" || w == "exports";
-    created_nouns(op).iter().any(|n| n == "export")
-        || names.seg.last().is_some_and(export)
-        || (op
-            .path
-            .split('/')
-            .any(|s| words(s).last().is_some_and(export))
-            && names.lead.iter().take(4).any(export))
+    // (Not an export that also delivers it, which a retry delivers again: "Export a report and
+    // email it", "Export contacts to a mailing list".)
+    let delivers = names.lead.iter().chain(names.id.iter()).any(|w| {
+        matches!(
+            w.as_str(),
+            "email" | "emails" | "mail" | "mailing" | "send" | "sends" | "notify" | "sync" | "push"
+        )
+    });
+    // The export heads its phrase in the summary ("Initiate a graph export"), not a thing of it
+    // ("Create an export schedule", "Add an export destination").
+    let heads = |lead: &[String]| {
+        lead.iter().take(4).enumerate().any(|(at, w)| {
+            export(w)
+                && lead
+                    .get(at + 1)
+                    .is_none_or(|next| PREPOSITIONS.contains(&next.as_str()) || next == "request")
+        })
+    };
+    !delivers
+        && (created_nouns(op).iter().any(|n| n == "export")
+            || names.seg.last().is_some_and(export)
+            || (op
+                .path
+                .split('/')
+                .any(|s| words(s).last().is_some_and(export))
+                && heads(&names.lead)))
 }
 
 /// The first words of a summary or description, as a finding quotes them.

@@ -411,6 +411,8 @@ pub fn event_time<'a>(bundle: &'a Bundle, op: &'a Operation<'a>) -> Option<&'a s
                 name.as_str(),
                 "occurredat" | "triggeredat" | "eventtime" | "eventtimestamp" | "eventdate"
             );
+            // (When the event happened, not when the delivery went out: "Time the webhook was
+            // sent after the event occurred" differs on every redelivery.)
             let said = || {
                 description_of(&p.schema).is_some_and(|d| {
                     let w = words(d);
@@ -421,12 +423,27 @@ pub fn event_time<'a>(bundle: &'a Bundle, op: &'a Operation<'a>) -> Option<&'a s
                                 "triggered" | "occurred" | "happened" | "fired" | "raised"
                             )
                         })
+                        && !w.iter().any(|x| {
+                            matches!(
+                                x.as_str(),
+                                "sent" | "delivered" | "dispatched" | "attempt" | "attempted"
+                            )
+                        })
                 })
             };
-            let time = name.contains("time")
-                || name.ends_with("at")
-                || name.contains("date")
-                || p.schema.node.get("format").and_then(Node::as_str) == Some("date-time");
+            // A time by its words (`timestamp`, `created_at`, `eventDate`), not inside other
+            // words (`mandate`, `updated_fields`, `format`), or by its format; and a string or
+            // a number, not a list or an object.
+            let words_of_name = words(p.name);
+            let kind = p.schema.node.get("type").and_then(Node::as_str);
+            let time = (words_of_name.iter().any(|x| {
+                matches!(
+                    x.as_str(),
+                    "time" | "timestamp" | "date" | "datetime" | "ts"
+                )
+            }) || words_of_name.last().is_some_and(|x| x == "at")
+                || p.schema.node.get("format").and_then(Node::as_str) == Some("date-time"))
+                && kind.is_none_or(|k| matches!(k, "string" | "integer" | "number"));
             p.required && time && (named || said())
         })
         .map(|p| p.name)
@@ -1655,6 +1672,22 @@ static IDEMPOTENT_BY_DESIGN: std::sync::LazyLock<regex::Regex> = std::sync::Lazy
     .expect("valid regex")
 });
 
+/// Wording that the call itself overwrites the one existing thing of what it makes: Recurly's
+/// `POST /subscriptions/{id}/change`, "Calling this will overwrite an existing, pending
+/// subscription change". The call (or the sentence) is its subject, so "Adds a card and replaces
+/// the existing default" is not read; the words after "existing" are checked against what the
+/// operation makes.
+static OVERWRITES_THE_EXISTING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(
+    || {
+        regex::Regex::new(
+        r"(?ix-u)(?:^|[.;:](?u:\s)+|(?-u:\b)(?:this|it)(?:(?u:\s)+(?:endpoint|call|operation|request|method))?(?u:\s)+(?:will(?u:\s)+)?)
+          (?:replaces?|overwrites?)(?u:\s)+(?:an?|the|any)(?u:\s)+(?:currently(?u:\s)+)?existing,?(?u:\s)+
+          ((?:[a-z0-9_-]+,?(?u:\s)+){0,3}[a-z0-9_-]+)",
+    )
+    .expect("valid regex")
+    },
+);
+
 /// Wording that a repeat of the call is refused because what it makes is already there: "If the
 /// key is already present in the list of key credentials for the target IdP, you receive a 400
 /// error response".
@@ -1839,14 +1872,33 @@ fn breadth_first<'a>(
 /// `createPrincipalRateLimitEntity` at `/principal-rate-limits`), and not a request or a time.
 fn names_what_it_makes(op: &Operation<'_>, said: &str) -> bool {
     let w = words(said);
-    let per = w.iter().position(|x| x == "per");
+    let one = w
+        .iter()
+        .position(|x| x == "one" || x == "single")
+        .unwrap_or(0);
+    // (The "per" of the one thing, after it: in "An app per workspace can only configure a
+    // single webhook" the first "per" is the subject's.)
+    let per = w[one..].iter().position(|x| x == "per").map(|at| one + at);
     let after = per.and_then(|i| w.get(i + 1));
-    if after.is_some_and(|x| {
+    let limits = |x: &String| {
         matches!(
             x.as_str(),
-            "request" | "call" | "page" | "second" | "minute" | "hour" | "day" | "message"
+            "request"
+                | "requests"
+                | "call"
+                | "calls"
+                | "batch"
+                | "page"
+                | "second"
+                | "minute"
+                | "hour"
+                | "day"
+                | "message"
         )
-    }) {
+    };
+    // A limit of one call, not of the thing: "only one task per request", "Each request can
+    // only create a single contact".
+    if after.is_some_and(limits) || w[..one].iter().any(limits) {
         return false;
     }
     let mut nouns = crate::classify::created_nouns(op);
@@ -1855,16 +1907,39 @@ fn names_what_it_makes(op: &Operation<'_>, said: &str) -> bool {
             .last()
             .map(|c| crate::classify::base_verb(c)),
     );
-    let one = w
-        .iter()
-        .position(|x| x == "one" || x == "single")
-        .unwrap_or(0);
-    let phrase = &w[one + 1..per.unwrap_or(w.len())];
+    let phrase = w.get(one + 1..per.unwrap_or(w.len())).unwrap_or_default();
     phrase.iter().any(|x| {
         nouns
             .iter()
             .any(|n| crate::classify::base_verb(x) == *n || x == n)
     })
+}
+
+/// Whether the noun of `phrase` (its last word before a preposition or article: "pending
+/// subscription change", not "report settings of the workspace") is what `op` makes.
+fn overwritten_is_what_it_makes(op: &Operation<'_>, phrase: &str) -> bool {
+    let w = words(phrase);
+    let Some(noun) = w
+        .iter()
+        .take_while(|x| {
+            !crate::vocabulary::PREPOSITIONS.contains(&x.as_str())
+                && !matches!(
+                    x.as_str(),
+                    "a" | "an" | "the" | "if" | "with" | "and" | "or"
+                )
+        })
+        .last()
+    else {
+        return false;
+    };
+    let noun = crate::classify::base_verb(noun);
+    let mut nouns = crate::classify::created_nouns(op);
+    nouns.extend(
+        last_literal_words(op.path)
+            .last()
+            .map(|c| crate::classify::base_verb(c)),
+    );
+    nouns.contains(&noun)
 }
 
 /// The first tag of `op` whose description says its operations are idempotent, and the words.
@@ -2057,6 +2132,15 @@ pub fn natural_key(
                 && (lower.contains(" per ") || lower.contains("only")))
             .then(|| ONE_PER.find(text))
             .flatten()
+            // (One at a time is a limit on running ones, not a key: "A workspace can only
+            // create a single import at a time".)
+            .filter(|m| {
+                let rest = text[m.end()..].trim_start().as_bytes();
+                !["at a time", "at once"].iter().any(|w| {
+                    rest.get(..w.len())
+                        .is_some_and(|r| r.eq_ignore_ascii_case(w.as_bytes()))
+                })
+            })
             .filter(|m| !harms_twice() && names_what_it_makes(op, m.as_str()))
         };
         // "An attempt to create a new `Timecard` can result in a `BAD_REQUEST` error when … the
@@ -2152,7 +2236,27 @@ pub fn natural_key(
         if let Some(sentence) = first_only().filter(|_| !harms_twice()) {
             return Some(format!("its {key}: \"{}\"", shortened_to(&sentence, 160)));
         }
+        // "Calling this will overwrite an existing, pending subscription change": there is one
+        // at a time, and a retry overwrites the first one's own.
+        let overwrites_its_own = || {
+            (lower.contains("existing")
+                && (lower.contains("overwrite") || lower.contains("replace")))
+            .then(|| {
+                OVERWRITES_THE_EXISTING.captures_iter(text).find(|c| {
+                    let start = c.get(0).map_or(0, |m| m.start());
+                    let lead = text[..start].rfind(['.', '\n', ';']).map_or(0, |i| i + 1);
+                    !words(&text[lead..start])
+                        .iter()
+                        .any(|x| matches!(x.as_str(), "not" | "never" | "unlike" | "doesn" | "don"))
+                        && overwritten_is_what_it_makes(op, &c[1])
+                })
+            })
+            .flatten()
+            .and_then(|c| c.get(0))
+            .filter(|_| !harms_twice())
+        };
         if let Some(m) = by_design()
+            .or_else(overwrites_its_own)
             .or_else(unique_said)
             .or_else(one_per)
             .or_else(overlap_refused)

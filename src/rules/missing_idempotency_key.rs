@@ -655,15 +655,7 @@ fn links(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
                 && !noun.is_empty()
             {
                 let noun = noun.concat();
-                let mut props = crate::idempotency::body_properties(bundle, op);
-                // (Asana wraps every body in `data`.)
-                if let [only] = props.as_slice()
-                    && only.name == "data"
-                {
-                    let mut inner = Vec::new();
-                    crate::idempotency::schema_properties(bundle, only.schema, 0, &mut inner);
-                    props = inner;
-                }
+                let props = body_properties_unwrapped(bundle, op);
                 fn type_of<'p>(p: &crate::idempotency::Property<'p>) -> Option<&'p str> {
                     p.schema
                         .node
@@ -777,8 +769,8 @@ fn links(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
 
 /// Whether a POST invites a person by address (Box's `/invites` of an `actionable_by.login`,
 /// OpenAI's `/organization/invites` of an `email`, Slack's `admin.users.invite`): the invitees
-/// are a set keyed by their address, and a second invite to the same one is refused or sent
-/// again, never a second invitee.
+/// are a set keyed by their address, and a second invite to the same one is refused or stands for
+/// the first, never a second invitee.
 fn invites_an_address(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
     let invite = |w: &String| {
         matches!(
@@ -795,13 +787,54 @@ fn invites_an_address(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bo
     if !named {
         return false;
     }
+    // (Not one whose text says each call makes a new invitation, "Each call sends a new
+    // invitation with its own ticket URL", nor one sent a lifetime of its own: a ticket each.)
+    let says_new = ["summary", "description"].iter().any(|key| {
+        op.node
+            .node
+            .get(key)
+            .and_then(crate::source::Node::as_str)
+            .is_some_and(|d| {
+                crate::heuristics::words(d)
+                    .windows(2)
+                    .any(|w| w[0] == "new" && invite(&w[1]))
+            })
+    });
+    let top = crate::idempotency::body_properties(bundle, op);
+    // (The invitation's own lifetime, not a guest account's: Slack's `guest_expiration_ts`.)
+    let lifetime = top.iter().any(|p| {
+        let w = crate::heuristics::words(p.name);
+        w.iter().any(|x| x == "ttl")
+            || (w
+                .iter()
+                .any(|x| matches!(x.as_str(), "expiry" | "expires" | "expiration"))
+                && w.iter().all(|x| {
+                    matches!(
+                        x.as_str(),
+                        "expiry"
+                            | "expires"
+                            | "expiration"
+                            | "at"
+                            | "in"
+                            | "invite"
+                            | "invitation"
+                            | "ticket"
+                            | "link"
+                            | "sec"
+                            | "seconds"
+                            | "ts"
+                    )
+                }))
+    });
+    if says_new || lifetime {
+        return false;
+    }
     let address = |p: &crate::idempotency::Property<'_>| {
         matches!(
             crate::idempotency::squash(p.name).as_str(),
             "email" | "emailaddress" | "login"
         )
     };
-    let top = crate::idempotency::body_properties(bundle, op);
     top.iter().any(|p| {
         (p.required && address(p)) || {
             let mut inner = Vec::new();
@@ -817,18 +850,27 @@ fn invites_an_address(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bo
 /// between them (Box's "Assign storage policy", `{storage_policy: {type, id}, assigned_to:
 /// {type, id}}`; a segment restriction between two segments): each field an id, a list of
 /// ids, a reference object of an `id` with at most its `type` or `login`, or a one-value
-/// discriminator (`type: [segment_restriction]`). A role, a date or any content makes more than
-/// a link.
-fn only_references(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
-    let mut props = crate::idempotency::body_properties(bundle, op);
-    // (Asana wraps every body in `data`.)
+/// discriminator (`type: [segment_restriction]`); in a membership, the member's role or access
+/// level too. A date or any other content makes more than a link.
+/// The body's top-level properties, or those of its one `data` wrapper (Asana wraps every body
+/// in `data`).
+fn body_properties_unwrapped<'a>(
+    bundle: &'a crate::resolve::Bundle,
+    op: &Operation<'a>,
+) -> Vec<crate::idempotency::Property<'a>> {
+    let props = crate::idempotency::body_properties(bundle, op);
     if let [only] = props.as_slice()
         && only.name == "data"
     {
         let mut inner = Vec::new();
         crate::idempotency::schema_properties(bundle, only.schema, 0, &mut inner);
-        props = inner;
+        return inner;
     }
+    props
+}
+
+fn only_references(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
+    let props = body_properties_unwrapped(bundle, op);
     let reference = |p: &crate::idempotency::Property<'_>| {
         let name = crate::idempotency::squash(p.name);
         // (Or named for its thing and described as its id: Asana's `member`, "The gid of the
