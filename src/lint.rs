@@ -189,10 +189,28 @@ pub fn run_each<T: Send>(
         .into_par_iter()
         .with_max_len(1)
         .map(|(at, (source, strict, config))| {
-            (
-                at,
-                lint_source(source, strict, &resolve, config, opts, keep_trees, each),
-            )
+            // A bug in a rule on one file is that file's error, not the end of the run: the
+            // other files are still linted and reported, and the exit code is 2, as for any
+            // input that could not be linted. (The panic's own message has been printed by
+            // then, for a bug report.)
+            let name = source.name.clone();
+            let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                lint_source(source, strict, &resolve, config, opts, keep_trees, each)
+            }));
+            let linted = linted.unwrap_or_else(|_| {
+                let mut result = FileResult::default();
+                result.errors.push(FileError {
+                    kind: ErrorKind::Input,
+                    file: name,
+                    line: 1,
+                    column: 1,
+                    message: "idemlint failed on this file (an internal error, printed above); \
+                              please report it with the file"
+                        .to_string(),
+                });
+                (result, None)
+            });
+            (at, linted)
         })
         .collect();
     done.sort_by_key(|(at, _)| *at);
