@@ -407,12 +407,18 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
                     let Some(new) = w.iter().skip(1).take(2).position(|x| x == "new") else {
                         return false;
                     };
+                    // (The head noun of the phrase: "a new subscription cancellation" is a
+                    // cancellation.)
                     w.first().is_some_and(|x| base_verb(x) == "create")
                         && w[new + 2..]
                             .iter()
                             .take(3)
-                            .take_while(|x| !PREPOSITIONS.contains(&x.as_str()) && *x != "that")
-                            .any(|x| {
+                            .take_while(|x| {
+                                !PREPOSITIONS.contains(&x.as_str())
+                                    && !matches!(x.as_str(), "that" | "which" | "and" | "from")
+                            })
+                            .last()
+                            .is_some_and(|x| {
                                 let x = base_verb(x);
                                 matches!(x.as_str(), "file" | "copy" | "clone" | "duplicate")
                                 || collection.as_deref() == Some(x.as_str())
@@ -1105,25 +1111,29 @@ fn creates(op: &Operation<'_>) -> Effect {
 /// What says the call sends what it makes to a person: a parameter that asks it to
 /// (`sendEmail`, `send_sms`, `notify_user`), or a word that says it is emailed or texted.
 fn emails_what_it_makes(op: &Operation<'_>) -> Option<String> {
+    // (To a person: a lone `notify` may publish an event.)
     let asks = op.parameters.iter().find(|p| {
         let w = words(p.name);
         w.iter().any(|x| matches!(x.as_str(), "send" | "notify"))
-            && (w.len() == 1
-                || w.iter().any(|x| {
-                    matches!(
-                        x.as_str(),
-                        "email" | "mail" | "sms" | "user" | "notification"
-                    )
-                }))
+            && w.iter()
+                .any(|x| matches!(x.as_str(), "email" | "mail" | "sms" | "user"))
     });
     if let Some(p) = asks {
         return Some(p.name.to_string());
     }
+    // (Not denied: "is never emailed".)
     ["summary", "description"].iter().find_map(|key| {
         let d = op.node.node.get(key).and_then(Node::as_str)?;
-        words(d)
-            .into_iter()
-            .find(|x| matches!(x.as_str(), "emailed" | "texted" | "mailed"))
+        let w = words(d);
+        w.iter()
+            .enumerate()
+            .find(|(at, x)| {
+                matches!(x.as_str(), "emailed" | "texted" | "mailed")
+                    && !w[at.saturating_sub(2)..*at]
+                        .iter()
+                        .any(|x| matches!(x.as_str(), "not" | "never" | "t"))
+            })
+            .map(|(_, x)| x.clone())
     })
 }
 
@@ -1724,23 +1734,48 @@ pub fn makes_an_export(op: &Operation<'_>) -> bool {
     let export = |w: &String| w == "export" || w == "exports";
     // (Not an export that also delivers it, which a retry delivers again: "Export a report and
     // email it", "Export contacts to a mailing list".)
-    let delivers = names.lead.iter().chain(names.id.iter()).any(|w| {
+    // (A send verb after "and" or "then", or a list to mail to: "Export email events" exports
+    // emails.)
+    let delivers = names.lead.windows(2).any(|x| {
+        matches!(x[0].as_str(), "and" | "then")
+            && matches!(
+                base_verb(&x[1]).as_str(),
+                "email" | "mail" | "send" | "notify" | "sync" | "push"
+            )
+    }) || names.lead.iter().any(|w| w == "mailing")
+        || op
+            .node
+            .node
+            .get("description")
+            .and_then(Node::as_str)
+            .is_some_and(|d| {
+                words(d).windows(2).any(|x| {
+                    matches!(x[0].as_str(), "emails" | "mails" | "sends")
+                        && matches!(x[1].as_str(), "it" | "them")
+                })
+            });
+    // (A schedule of exports makes exports from then on: "Create a scheduled export".)
+    let recurs = names.lead.iter().take(5).any(|w| {
         matches!(
             w.as_str(),
-            "email" | "emails" | "mail" | "mailing" | "send" | "sends" | "notify" | "sync" | "push"
+            "scheduled" | "recurring" | "daily" | "weekly" | "monthly"
         )
     });
     // The export heads its phrase in the summary ("Initiate a graph export"), not a thing of it
     // ("Create an export schedule", "Add an export destination").
+    // (Or of the export's own work, "Create a new export job"; or its verb, "Export contacts".)
     let heads = |lead: &[String]| {
-        lead.iter().take(4).enumerate().any(|(at, w)| {
-            export(w)
-                && lead
-                    .get(at + 1)
-                    .is_none_or(|next| PREPOSITIONS.contains(&next.as_str()) || next == "request")
-        })
+        lead.first().is_some_and(|w| w == "export")
+            || lead.iter().take(4).enumerate().any(|(at, w)| {
+                export(w)
+                    && lead.get(at + 1).is_none_or(|next| {
+                        PREPOSITIONS.contains(&next.as_str())
+                            || matches!(next.as_str(), "request" | "job" | "task" | "file" | "run")
+                    })
+            })
     };
     !delivers
+        && !recurs
         && (created_nouns(op).iter().any(|n| n == "export")
             || names.seg.last().is_some_and(export)
             || (op

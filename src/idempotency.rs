@@ -423,11 +423,9 @@ pub fn event_time<'a>(bundle: &'a Bundle, op: &'a Operation<'a>) -> Option<&'a s
                                 "triggered" | "occurred" | "happened" | "fired" | "raised"
                             )
                         })
-                        && !w.iter().any(|x| {
-                            matches!(
-                                x.as_str(),
-                                "sent" | "delivered" | "dispatched" | "attempt" | "attempted"
-                            )
+                        && !w.windows(2).any(|x| {
+                            matches!(x[0].as_str(), "was" | "is" | "were")
+                                && matches!(x[1].as_str(), "sent" | "delivered" | "dispatched")
                         })
                 })
             };
@@ -439,7 +437,7 @@ pub fn event_time<'a>(bundle: &'a Bundle, op: &'a Operation<'a>) -> Option<&'a s
             let time = (words_of_name.iter().any(|x| {
                 matches!(
                     x.as_str(),
-                    "time" | "timestamp" | "date" | "datetime" | "ts"
+                    "time" | "timestamp" | "date" | "datetime" | "ts" | "unixtime" | "epoch"
                 )
             }) || words_of_name.last().is_some_and(|x| x == "at")
                 || p.schema.node.get("format").and_then(Node::as_str) == Some("date-time"))
@@ -713,6 +711,35 @@ pub fn transition_repeat_answer<'a>(
     repeat_answer(op, verb)
         .or_else(|| repeat_answer(op, "mark"))
         .or_else(|| repeat_flagged(bundle, op))
+        .or_else(|| repeat_refused_by_code(bundle, op, verb))
+}
+
+/// The error code, among those an error response lists, that refuses a repeat of `verb`:
+/// `already_archived` of Slack's `conversations.archive` (its `default` response's `error`
+/// enum). A client retrying after a lost response is told the call failed when it worked.
+fn repeat_refused_by_code<'a>(
+    bundle: &'a Bundle,
+    op: &Operation<'a>,
+    verb: &str,
+) -> Option<&'a str> {
+    op.responses
+        .iter()
+        .filter(|r| !r.status.starts_with('2') && !r.status.starts_with('3'))
+        .flat_map(|r| response_schemas(bundle, r))
+        .find_map(|schema| {
+            let mut props = Vec::new();
+            schema_properties(bundle, schema, 0, &mut props);
+            props
+                .iter()
+                .filter(|p| matches!(squash(p.name).as_str(), "error" | "code" | "errorcode"))
+                .filter_map(|p| p.schema.node.get("enum"))
+                .flat_map(|values| values.items().iter().filter_map(Node::as_str))
+                .find(|code| {
+                    matches!(words(code).as_slice(),
+                        [already, state, ..] if already == "already"
+                            && crate::classify::inflects(state, verb))
+                })
+        })
 }
 
 /// The success whose schema has a flag for a state already reached, which answers a repeat
@@ -1674,13 +1701,14 @@ static IDEMPOTENT_BY_DESIGN: std::sync::LazyLock<regex::Regex> = std::sync::Lazy
 
 /// Wording that the call itself overwrites the one existing thing of what it makes: Recurly's
 /// `POST /subscriptions/{id}/change`, "Calling this will overwrite an existing, pending
-/// subscription change". The call (or the sentence) is its subject, so "Adds a card and replaces
-/// the existing default" is not read; the words after "existing" are checked against what the
+/// subscription change". The call is its subject ("Calling this", "This endpoint"), so "Adds a
+/// card and replaces the existing default" and "If `default` is true, it replaces the existing
+/// default payment method" are not read; the head noun after "existing" must be what the
 /// operation makes.
 static OVERWRITES_THE_EXISTING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(
     || {
         regex::Regex::new(
-        r"(?ix-u)(?:^|[.;:](?u:\s)+|(?-u:\b)(?:this|it)(?:(?u:\s)+(?:endpoint|call|operation|request|method))?(?u:\s)+(?:will(?u:\s)+)?)
+        r"(?ix-u)(?-u:\b)(?:calling(?u:\s)+this|this(?u:\s)+(?:endpoint|call|operation|request|method))(?u:\s)+(?:will(?u:\s)+)?
           (?:replaces?|overwrites?)(?u:\s)+(?:an?|the|any)(?u:\s)+(?:currently(?u:\s)+)?existing,?(?u:\s)+
           ((?:[a-z0-9_-]+,?(?u:\s)+){0,3}[a-z0-9_-]+)",
     )
@@ -1898,7 +1926,13 @@ fn names_what_it_makes(op: &Operation<'_>, said: &str) -> bool {
     };
     // A limit of one call, not of the thing: "only one task per request", "Each request can
     // only create a single contact".
-    if after.is_some_and(limits) || w[..one].iter().any(limits) {
+    // (Before it, only a request or a batch: "Each call can only have one recording" is of a
+    // telephone call, a thing.)
+    if after.is_some_and(limits)
+        || w[..one]
+            .iter()
+            .any(|x| matches!(x.as_str(), "request" | "requests" | "batch"))
+    {
         return false;
     }
     let mut nouns = crate::classify::created_nouns(op);

@@ -204,8 +204,8 @@ pub fn run_each<T: Send>(
                     file: name,
                     line: 1,
                     column: 1,
-                    message: "idemlint failed on this file (an internal error, printed above); \
-                              please report it with the file"
+                    message: "idemlint failed on this file: an internal error (its message is \
+                              on standard error); please report it with the file"
                         .to_string(),
                 });
                 (result, None)

@@ -158,9 +158,15 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             (Effect::Transitions(verb), Some(status)) => (
                 format!(
                     "{} moves its resource to a state (`{verb}`) without an idempotency key, and \
-                     answers a repeat with {status}: a client retrying after a lost response \
+                     answers a repeat with {}: a client retrying after a lost response \
                      sees an error for a call that worked",
-                    op.display()
+                    op.display(),
+                    // (A status, or an error code the spec lists: `already_archived`.)
+                    if status.starts_with(|c: char| c.is_ascii_digit()) {
+                        status.to_string()
+                    } else {
+                        format!("`{status}`")
+                    }
                 ),
                 Some(Severity::Info),
             ),
@@ -788,45 +794,28 @@ fn invites_an_address(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bo
         return false;
     }
     // (Not one whose text says each call makes a new invitation, "Each call sends a new
-    // invitation with its own ticket URL", nor one sent a lifetime of its own: a ticket each.)
+    // invitation with its own ticket URL". A lifetime of its own says nothing of a repeat: Clerk's
+    // invitations expire, and a second one for the same address is refused.)
+    // ("Creates a new invitation" alone is how any invite opens: the sentence must say each
+    // call makes one.)
     let says_new = ["summary", "description"].iter().any(|key| {
         op.node
             .node
             .get(key)
             .and_then(crate::source::Node::as_str)
             .is_some_and(|d| {
-                crate::heuristics::words(d)
-                    .windows(2)
-                    .any(|w| w[0] == "new" && invite(&w[1]))
+                d.split(['.', ';', '\n']).any(|sentence| {
+                    let w = crate::heuristics::words(sentence);
+                    w.windows(2).any(|x| x[0] == "new" && invite(&x[1]))
+                        && w.windows(2).any(|x| {
+                            matches!(x[0].as_str(), "each" | "every")
+                                && matches!(x[1].as_str(), "call" | "request" | "time")
+                        })
+                })
             })
     });
     let top = crate::idempotency::body_properties(bundle, op);
-    // (The invitation's own lifetime, not a guest account's: Slack's `guest_expiration_ts`.)
-    let lifetime = top.iter().any(|p| {
-        let w = crate::heuristics::words(p.name);
-        w.iter().any(|x| x == "ttl")
-            || (w
-                .iter()
-                .any(|x| matches!(x.as_str(), "expiry" | "expires" | "expiration"))
-                && w.iter().all(|x| {
-                    matches!(
-                        x.as_str(),
-                        "expiry"
-                            | "expires"
-                            | "expiration"
-                            | "at"
-                            | "in"
-                            | "invite"
-                            | "invitation"
-                            | "ticket"
-                            | "link"
-                            | "sec"
-                            | "seconds"
-                            | "ts"
-                    )
-                }))
-    });
-    if says_new || lifetime {
+    if says_new {
         return false;
     }
     let address = |p: &crate::idempotency::Property<'_>| {
