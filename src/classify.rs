@@ -399,11 +399,9 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
                 .get(key)
                 .and_then(Node::as_str)
                 .is_some_and(|d| {
-                    let mut end = d.len().min(80);
-                    while !d.is_char_boundary(end) {
-                        end -= 1;
-                    }
-                    let w = words(&d[..end]);
+                    // (The first sentence's opening: not a noun of the next one.)
+                    let first = crate::heuristics::opening(d, 80);
+                    let w = words(first.split(['.', ';', ':']).next().unwrap_or_default());
                     let Some(new) = w.iter().skip(1).take(2).position(|x| x == "new") else {
                         return false;
                     };
@@ -413,9 +411,23 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
                         && w[new + 2..]
                             .iter()
                             .take(3)
+                            // (Up to a preposition, article, pronoun or participle: "a new
+                            // file containing the reversal", "a new invoice reversing this".)
                             .take_while(|x| {
                                 !PREPOSITIONS.contains(&x.as_str())
-                                    && !matches!(x.as_str(), "that" | "which" | "and" | "from")
+                                    && !matches!(
+                                        x.as_str(),
+                                        "that"
+                                            | "which"
+                                            | "and"
+                                            | "from"
+                                            | "the"
+                                            | "a"
+                                            | "an"
+                                            | "this"
+                                            | "its"
+                                    )
+                                    && (x.len() <= 5 || !x.ends_with("ing"))
                             })
                             .last()
                             .is_some_and(|x| {
@@ -1129,7 +1141,8 @@ fn emails_what_it_makes(op: &Operation<'_>) -> Option<String> {
             .enumerate()
             .find(|(at, x)| {
                 matches!(x.as_str(), "emailed" | "texted" | "mailed")
-                    && !w[at.saturating_sub(2)..*at]
+                    // ("never emailed or texted": the denial reaches across an "or".)
+                    && !w[at.saturating_sub(4)..*at]
                         .iter()
                         .any(|x| matches!(x.as_str(), "not" | "never" | "t"))
             })
@@ -1703,13 +1716,9 @@ pub fn gated_on_state(op: &Operation<'_>) -> bool {
             .and_then(Node::as_str)
             .is_some_and(|text| {
                 // The opening clause only: a condition stated first governs the whole call.
-                let mut end = text.len().min(160);
-                while !text.is_char_boundary(end) {
-                    end -= 1;
-                }
                 // (A state that waits for this call, "requires_action", "awaiting", "pending":
                 // not an address's state, nor any status the call is merely allowed in.)
-                let w = words(&text[..end]);
+                let w = words(crate::heuristics::opening(text, 160));
                 w.first()
                     .is_some_and(|x| matches!(x.as_str(), "when" | "while" | "once" | "if"))
                     && w.iter()
@@ -1734,15 +1743,19 @@ pub fn makes_an_export(op: &Operation<'_>) -> bool {
     let export = |w: &String| w == "export" || w == "exports";
     // (Not an export that also delivers it, which a retry delivers again: "Export a report and
     // email it", "Export contacts to a mailing list".)
-    // (A send verb after "and" or "then", or a list to mail to: "Export email events" exports
-    // emails.)
+    // (A send verb after "and" or "then", a list to mail to, or a description that emails it:
+    // "Export email events" and "Export mailing list members" export; a copy put in the
+    // client's own bucket is a spare copy too.)
     let delivers = names.lead.windows(2).any(|x| {
         matches!(x[0].as_str(), "and" | "then")
             && matches!(
                 base_verb(&x[1]).as_str(),
                 "email" | "mail" | "send" | "notify" | "sync" | "push"
             )
-    }) || names.lead.iter().any(|w| w == "mailing")
+    }) || names
+        .lead
+        .windows(3)
+        .any(|x| x[0] == "to" && (x[1] == "mailing" || x[2] == "mailing"))
         || op
             .node
             .node
@@ -1750,17 +1763,17 @@ pub fn makes_an_export(op: &Operation<'_>) -> bool {
             .and_then(Node::as_str)
             .is_some_and(|d| {
                 words(d).windows(2).any(|x| {
-                    matches!(x[0].as_str(), "emails" | "mails" | "sends")
+                    matches!(x[0].as_str(), "emails" | "mails")
                         && matches!(x[1].as_str(), "it" | "them")
                 })
             });
     // (A schedule of exports makes exports from then on: "Create a scheduled export".)
-    let recurs = names.lead.iter().take(5).any(|w| {
-        matches!(
-            w.as_str(),
-            "scheduled" | "recurring" | "daily" | "weekly" | "monthly"
-        )
-    });
+    // ("Export monthly invoices" exports invoices of a month.)
+    let recurs = names
+        .lead
+        .iter()
+        .take(5)
+        .any(|w| matches!(w.as_str(), "scheduled" | "recurring"));
     // The export heads its phrase in the summary ("Initiate a graph export"), not a thing of it
     // ("Create an export schedule", "Add an export destination").
     // (Or of the export's own work, "Create a new export job"; or its verb, "Export contacts".)

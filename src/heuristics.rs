@@ -303,6 +303,16 @@ mod tests {
     }
 }
 
+/// The first `max` bytes of `text`, cut back to the start of a character: the opening words a
+/// summary or description is judged by.
+pub fn opening(text: &str, max: usize) -> &str {
+    let mut end = text.len().min(max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
 /// The words of an identifier or path: split on punctuation and camelCase, lower-cased.
 /// `createRefund` → [create, refund]; `/v1/payment_intents` → [v1, payment, intents].
 pub fn words(s: &str) -> Vec<String> {

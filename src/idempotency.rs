@@ -722,6 +722,10 @@ fn repeat_refused_by_code<'a>(
     op: &Operation<'a>,
     verb: &str,
 ) -> Option<&'a str> {
+    // (`already_cancelled`, `ALREADY_STOPPED`: a doubled last letter before the ending.)
+    let of_the_verb = |state: &str| {
+        crate::classify::inflects(state, verb) || (verb.len() >= 4 && state.starts_with(verb))
+    };
     op.responses
         .iter()
         .filter(|r| !r.status.starts_with('2') && !r.status.starts_with('3'))
@@ -729,15 +733,23 @@ fn repeat_refused_by_code<'a>(
         .find_map(|schema| {
             let mut props = Vec::new();
             schema_properties(bundle, schema, 0, &mut props);
+            // (Or under an `error` object: `error.code`.)
+            let mut inner = Vec::new();
+            for p in props.iter().filter(|p| squash(p.name) == "error") {
+                schema_properties(bundle, p.schema, 0, &mut inner);
+            }
+            props.extend(inner);
             props
                 .iter()
                 .filter(|p| matches!(squash(p.name).as_str(), "error" | "code" | "errorcode"))
+                // Written in the operation itself, as Slack lists each method's codes: a list
+                // every operation shares says nothing of this one's repeat.
+                .filter(|p| op.owns(p.schema.location()))
                 .filter_map(|p| p.schema.node.get("enum"))
                 .flat_map(|values| values.items().iter().filter_map(Node::as_str))
                 .find(|code| {
                     matches!(words(code).as_slice(),
-                        [already, state, ..] if already == "already"
-                            && crate::classify::inflects(state, verb))
+                        [already, state, ..] if already == "already" && of_the_verb(state))
                 })
         })
 }
@@ -1926,12 +1938,15 @@ fn names_what_it_makes(op: &Operation<'_>, said: &str) -> bool {
     };
     // A limit of one call, not of the thing: "only one task per request", "Each request can
     // only create a single contact".
-    // (Before it, only a request or a batch: "Each call can only have one recording" is of a
-    // telephone call, a thing.)
+    // (A call that can only *create* one is a request: "Each API call can only create one
+    // contact"; one that can only *have* one is a thing, a telephone call's recording.)
+    let before = &w[..one];
+    let creates = before.iter().any(|x| x == "create");
     if after.is_some_and(limits)
-        || w[..one]
-            .iter()
-            .any(|x| matches!(x.as_str(), "request" | "requests" | "batch"))
+        || before.iter().any(|x| {
+            matches!(x.as_str(), "request" | "requests" | "batch")
+                || (creates && matches!(x.as_str(), "call" | "calls"))
+        })
     {
         return false;
     }

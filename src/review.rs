@@ -320,6 +320,14 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                                 format!("a switch (`{verb}`) repeated stays where it is"),
                             )
                         }
+                        // An error code the spec lists for a repeat (`already_archived`).
+                        Some(code) if code.contains('_') => (
+                            Verdict::Gap,
+                            format!(
+                                "a retry of the transition (`{verb}`) is refused with \
+                                 `{code}` for a call that worked: no key"
+                            ),
+                        ),
                         _ => (
                             Verdict::Gap,
                             format!("a retry repeats the transition (`{verb}`): no key"),

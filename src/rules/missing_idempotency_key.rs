@@ -162,7 +162,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                      sees an error for a call that worked",
                     op.display(),
                     // (A status, or an error code the spec lists: `already_archived`.)
-                    if status.starts_with(|c: char| c.is_ascii_digit()) {
+                    if status == "default" || status.starts_with(|c: char| c.is_ascii_digit()) {
                         status.to_string()
                     } else {
                         format!("`{status}`")
@@ -807,10 +807,11 @@ fn invites_an_address(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bo
                 d.split(['.', ';', '\n']).any(|sentence| {
                     let w = crate::heuristics::words(sentence);
                     w.windows(2).any(|x| x[0] == "new" && invite(&x[1]))
-                        && w.windows(2).any(|x| {
-                            matches!(x[0].as_str(), "each" | "every")
-                                && matches!(x[1].as_str(), "call" | "request" | "time")
-                        })
+                        && (w.iter().any(|x| x == "again")
+                            || w.windows(2).any(|x| {
+                                matches!(x[0].as_str(), "each" | "every")
+                                    && matches!(x[1].as_str(), "call" | "request" | "time")
+                            }))
                 })
             })
     });
