@@ -10,6 +10,7 @@ pub mod diagnostic;
 pub mod discover;
 pub mod explain;
 pub mod fetch;
+pub mod fix;
 pub mod fragments;
 pub mod heuristics;
 pub mod idempotency;

@@ -1,0 +1,349 @@
+//! Fixes: what a rule proposes to change in the files it read, and how a set of them is applied.
+//!
+//! A [`Fix`] is a titled set of [`Edit`]s (a byte range of one file and the text that replaces
+//! it), applied whole or not at all, with an [`Applicability`]: a safe fix keeps what the API
+//! means (declaring a response it already sends), an unsafe one changes the contract (requiring a
+//! header clients do not send yet), and is applied only when asked for. Fixes are applied in
+//! passes: [`plan`] takes, in order, every fix that conflicts with none taken before it and defers
+//! the others to the next pass, which runs after the files are linted again (the deferred fix may
+//! be stale, or no longer needed); [`apply`] writes one file's taken edits.
+//!
+//! The rules' fixes, their place in `Diagnostic` and in the reports come with the engine and
+//! autofix work; this module holds the type and the rules of application, which every front end
+//! (`--fix`, an editor's code action) shares.
+
+use crate::resolve::FileId;
+use crate::source::Span;
+
+/// Whether a fix may be applied without asking: ruff's and rust-analyzer's distinction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Applicability {
+    /// Keeps what the API means: applied by `--fix`.
+    Safe,
+    /// Changes the contract or may be wrong: applied only when unsafe fixes are asked for.
+    Unsafe,
+}
+
+impl Applicability {
+    /// The name reports give it: `"applicability": "safe"`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Applicability::Safe => "safe",
+            Applicability::Unsafe => "unsafe",
+        }
+    }
+}
+
+/// One change to one file: the bytes of `span` are replaced by `text`. An empty span inserts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    pub file: FileId,
+    pub span: Span,
+    pub text: String,
+}
+
+/// A change a rule proposes, applied whole or not at all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fix {
+    /// What it does, as an editor's code action names it: "Declare a 409 response".
+    pub title: String,
+    pub applicability: Applicability,
+    pub edits: Vec<Edit>,
+}
+
+/// Which fixes one pass applies: indexes into the fixes given to [`plan`], in the order given.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Plan {
+    /// Applied in this pass: no two of their edits conflict.
+    pub taken: Vec<usize>,
+    /// Conflicting with a fix taken before them: for the next pass, after a new lint.
+    pub deferred: Vec<usize>,
+    /// Never applicable: their own edits conflict with each other, or they have none.
+    pub invalid: Vec<usize>,
+}
+
+/// Whether two edits of the same file cannot both be applied: their ranges share a byte, or one
+/// inserts inside the other's range, or both insert at the same place (their order would be a
+/// guess). Edits that only touch (`2..5` and `5..7`) do not conflict.
+fn conflict(a: &Edit, b: &Edit) -> bool {
+    if a.file != b.file {
+        return false;
+    }
+    let (a, b) = (a.span, b.span);
+    let inserts = |s: Span| s.start == s.end;
+    match (inserts(a), inserts(b)) {
+        (true, true) => a.start == b.start,
+        (true, false) => b.start < a.start && a.start < b.end,
+        (false, true) => a.start < b.start && b.start < a.end,
+        (false, false) => a.start < b.end && b.start < a.end,
+    }
+}
+
+/// The fixes of `fixes` that one pass applies: each, in the order given, unless one of its edits
+/// conflicts with an edit of a fix already taken (then it waits for the next pass) or with
+/// another of its own (then it never applies). Only the fixes `allowed` admits are considered:
+/// `|f| f.applicability == Applicability::Safe` for `--fix`.
+pub fn plan(fixes: &[Fix], allowed: impl Fn(&Fix) -> bool) -> Plan {
+    let mut plan = Plan::default();
+    let mut taken: Vec<&Edit> = Vec::new();
+    for (at, fix) in fixes.iter().enumerate() {
+        if !allowed(fix) {
+            continue;
+        }
+        let edits = &fix.edits;
+        let own_conflict = edits
+            .iter()
+            .enumerate()
+            .any(|(i, a)| edits[i + 1..].iter().any(|b| conflict(a, b)));
+        if edits.is_empty() || own_conflict {
+            plan.invalid.push(at);
+        } else if edits.iter().any(|e| taken.iter().any(|t| conflict(e, t))) {
+            plan.deferred.push(at);
+        } else {
+            taken.extend(edits);
+            plan.taken.push(at);
+        }
+    }
+    plan
+}
+
+/// Why a file's edits could not be written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EditError {
+    /// The range ends past the file, or starts after it ends.
+    OutOfBounds { span: Span, len: usize },
+    /// The range cuts a UTF-8 character in two.
+    InsideACharacter { span: Span },
+    /// Two edits conflict: [`plan`] keeps this from happening.
+    Conflict { first: Span, second: Span },
+}
+
+impl std::fmt::Display for EditError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EditError::OutOfBounds { span, len } => write!(
+                f,
+                "an edit of bytes {}..{} falls outside the file ({len} bytes)",
+                span.start, span.end
+            ),
+            EditError::InsideACharacter { span } => write!(
+                f,
+                "an edit of bytes {}..{} cuts a character in two",
+                span.start, span.end
+            ),
+            EditError::Conflict { first, second } => write!(
+                f,
+                "edits of bytes {}..{} and {}..{} overlap",
+                first.start, first.end, second.start, second.end
+            ),
+        }
+    }
+}
+
+impl std::error::Error for EditError {}
+
+/// `text` with `edits` (all of one file, in any order) applied; the bytes between them are kept
+/// as they are, line endings included.
+pub fn apply(text: &str, edits: &[&Edit]) -> Result<String, EditError> {
+    let mut sorted: Vec<&Edit> = edits.to_vec();
+    sorted.sort_by_key(|e| (e.span.start, e.span.end));
+    for e in &sorted {
+        let (start, end) = (e.span.start as usize, e.span.end as usize);
+        if start > end || end > text.len() {
+            return Err(EditError::OutOfBounds {
+                span: e.span,
+                len: text.len(),
+            });
+        }
+        if !text.is_char_boundary(start) || !text.is_char_boundary(end) {
+            return Err(EditError::InsideACharacter { span: e.span });
+        }
+    }
+    for pair in sorted.windows(2) {
+        if conflict(pair[0], pair[1]) {
+            return Err(EditError::Conflict {
+                first: pair[0].span,
+                second: pair[1].span,
+            });
+        }
+    }
+    let added: usize = sorted.iter().map(|e| e.text.len()).sum();
+    let mut out = String::with_capacity(text.len() + added);
+    let mut at = 0;
+    for e in sorted {
+        out.push_str(&text[at..e.span.start as usize]);
+        out.push_str(&e.text);
+        at = e.span.end as usize;
+    }
+    out.push_str(&text[at..]);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edit(file: u32, start: usize, end: usize, text: &str) -> Edit {
+        Edit {
+            file: FileId(file),
+            span: Span::new(start, end),
+            text: text.to_string(),
+        }
+    }
+
+    fn fix(title: &str, applicability: Applicability, edits: Vec<Edit>) -> Fix {
+        Fix {
+            title: title.to_string(),
+            applicability,
+            edits,
+        }
+    }
+
+    fn safe(edits: Vec<Edit>) -> Fix {
+        fix("a fix", Applicability::Safe, edits)
+    }
+
+    #[test]
+    fn edits_are_applied_in_place_whatever_their_order() {
+        let text = "responses:\r\n  '200': {description: OK}\r\n";
+        let a = edit(0, 0, 0, "# fixed\r\n");
+        let b = edit(0, 35, 37, "Created");
+        let c = edit(0, 15, 18, "201");
+        assert_eq!(
+            apply(text, &[&b, &a, &c]).unwrap(),
+            "# fixed\r\nresponses:\r\n  '201': {description: Created}\r\n"
+        );
+    }
+
+    #[test]
+    fn edits_that_touch_do_not_conflict_and_a_replacement_may_be_followed_by_an_insert() {
+        let text = "abcdef";
+        let a = edit(0, 1, 3, "X");
+        let b = edit(0, 3, 3, "Y");
+        let c = edit(0, 3, 5, "Z");
+        assert_eq!(apply(text, &[&a, &b, &c]).unwrap(), "aXYZf");
+    }
+
+    #[test]
+    fn overlapping_or_same_place_inserts_are_refused() {
+        let text = "abcdef";
+        let overlap = apply(text, &[&edit(0, 1, 4, "X"), &edit(0, 3, 5, "Y")]);
+        assert_eq!(
+            overlap,
+            Err(EditError::Conflict {
+                first: Span::new(1, 4),
+                second: Span::new(3, 5)
+            })
+        );
+        assert!(apply(text, &[&edit(0, 2, 2, "X"), &edit(0, 2, 2, "Y")]).is_err());
+        assert!(apply(text, &[&edit(0, 1, 4, "X"), &edit(0, 2, 2, "Y")]).is_err());
+    }
+
+    #[test]
+    fn out_of_bounds_and_split_characters_are_errors_not_panics() {
+        let text = "é: 1"; // `é` is two bytes.
+        assert_eq!(
+            apply(text, &[&edit(0, 3, 9, "x")]),
+            Err(EditError::OutOfBounds {
+                span: Span::new(3, 9),
+                len: 5
+            })
+        );
+        assert_eq!(
+            apply(text, &[&edit(0, 1, 2, "e")]),
+            Err(EditError::InsideACharacter {
+                span: Span::new(1, 2)
+            })
+        );
+        assert_eq!(
+            EditError::InsideACharacter {
+                span: Span::new(1, 2)
+            }
+            .to_string(),
+            "an edit of bytes 1..2 cuts a character in two"
+        );
+        assert_eq!(apply(text, &[&edit(0, 0, 2, "e")]).unwrap(), "e: 1");
+    }
+
+    #[test]
+    fn a_fix_that_conflicts_with_one_taken_before_waits_for_the_next_pass() {
+        let fixes = vec![
+            safe(vec![edit(0, 10, 20, "a")]),
+            safe(vec![edit(0, 15, 25, "b")]),
+            safe(vec![edit(0, 20, 30, "c")]),
+            safe(vec![edit(1, 15, 25, "d")]),
+        ];
+        let plan = plan(&fixes, |_| true);
+        assert_eq!(plan.taken, vec![0, 2, 3]);
+        assert_eq!(plan.deferred, vec![1]);
+        assert!(plan.invalid.is_empty());
+    }
+
+    #[test]
+    fn a_fix_is_taken_whole_or_not_at_all_across_files() {
+        // The second fix's edit of file 1 is free, but its edit of file 0 conflicts: neither is
+        // applied in this pass.
+        let fixes = vec![
+            safe(vec![edit(0, 0, 5, "a")]),
+            safe(vec![edit(1, 0, 5, "b"), edit(0, 3, 4, "c")]),
+            safe(vec![edit(1, 2, 3, "d")]),
+        ];
+        let plan = plan(&fixes, |_| true);
+        assert_eq!(plan.taken, vec![0, 2]);
+        assert_eq!(plan.deferred, vec![1]);
+    }
+
+    #[test]
+    fn a_fix_whose_own_edits_conflict_or_that_has_none_never_applies() {
+        let fixes = vec![
+            safe(vec![edit(0, 0, 5, "a"), edit(0, 4, 6, "b")]),
+            safe(vec![]),
+            safe(vec![edit(0, 0, 5, "c")]),
+        ];
+        let plan = plan(&fixes, |_| true);
+        assert_eq!(plan.invalid, vec![0, 1]);
+        assert_eq!(plan.taken, vec![2]);
+    }
+
+    #[test]
+    fn unsafe_fixes_are_left_out_unless_allowed_and_block_nothing() {
+        let fixes = vec![
+            fix(
+                "Require the key",
+                Applicability::Unsafe,
+                vec![edit(0, 0, 5, "a")],
+            ),
+            safe(vec![edit(0, 2, 3, "b")]),
+        ];
+        let safe_only = plan(&fixes, |f| f.applicability == Applicability::Safe);
+        assert_eq!(safe_only.taken, vec![1]);
+        assert!(safe_only.deferred.is_empty());
+        let all = plan(&fixes, |_| true);
+        assert_eq!(all.taken, vec![0]);
+        assert_eq!(all.deferred, vec![1]);
+        assert_eq!(Applicability::Unsafe.code(), "unsafe");
+    }
+
+    #[test]
+    fn the_taken_edits_of_a_plan_apply_file_by_file() {
+        let files = ["a: 1\n", "b: 2\n"];
+        let fixes = vec![
+            safe(vec![edit(0, 3, 4, "10"), edit(1, 3, 4, "20")]),
+            safe(vec![edit(0, 3, 4, "11")]),
+        ];
+        let plan = plan(&fixes, |_| true);
+        let written: Vec<String> = (0..2u32)
+            .map(|file| {
+                let edits: Vec<&Edit> = plan
+                    .taken
+                    .iter()
+                    .flat_map(|&i| &fixes[i].edits)
+                    .filter(|e| e.file == FileId(file))
+                    .collect();
+                apply(files[file as usize], &edits).unwrap()
+            })
+            .collect();
+        assert_eq!(written, ["a: 10\n", "b: 20\n"]);
+        assert_eq!(plan.deferred, vec![1]);
+    }
+}
