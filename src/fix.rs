@@ -4,9 +4,10 @@
 //! it), applied whole or not at all, with an [`Applicability`]: a safe fix keeps what the API
 //! means (declaring a response it already sends), an unsafe one changes the contract (requiring a
 //! header clients do not send yet), and is applied only when asked for. Fixes are applied in
-//! passes: [`plan`] takes, in order, every fix that conflicts with none taken before it and defers
-//! the others to the next pass, which runs after the files are linted again (the deferred fix may
-//! be stale, or no longer needed); [`apply`] writes one file's taken edits.
+//! passes: [`plan`] takes, by where they start, every fix that conflicts with (or touches) none
+//! taken before it and defers the others to the next pass, which runs after the files are linted
+//! again (the deferred fix may be stale, or no longer needed); [`apply`] writes one file's taken
+//! edits. How many passes, and stopping when a pass changes nothing, is the front end's (`--fix`).
 //!
 //! The rules' fixes, their place in `Diagnostic` and in the reports come with the engine and
 //! autofix work; this module holds the type and the rules of application, which every front end
@@ -15,7 +16,7 @@
 use crate::resolve::FileId;
 use crate::source::Span;
 
-/// Whether a fix may be applied without asking: ruff's and rust-analyzer's distinction.
+/// Whether a fix may be applied without asking: ruff's and clippy's distinction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Applicability {
     /// Keeps what the API means: applied by `--fix`.
@@ -35,6 +36,8 @@ impl Applicability {
 }
 
 /// One change to one file: the bytes of `span` are replaced by `text`. An empty span inserts.
+/// `file` is an index into the file table of the document the fix was found in; a project-wide
+/// file identity comes with the engine's `Files`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Edit {
     pub file: FileId,
@@ -63,8 +66,8 @@ pub struct Plan {
 }
 
 /// Whether two edits of the same file cannot both be applied: their ranges share a byte, or one
-/// inserts inside the other's range, or both insert at the same place (their order would be a
-/// guess). Edits that only touch (`2..5` and `5..7`) do not conflict.
+/// inserts inside the other's range, or both insert at the same place. Within one fix, two
+/// inserts at one place keep the fix's order and do not conflict (see [`apply`]).
 fn conflict(a: &Edit, b: &Edit) -> bool {
     if a.file != b.file {
         return false;
@@ -79,31 +82,59 @@ fn conflict(a: &Edit, b: &Edit) -> bool {
     }
 }
 
-/// The fixes of `fixes` that one pass applies: each, in the order given, unless one of its edits
-/// conflicts with an edit of a fix already taken (then it waits for the next pass) or with
-/// another of its own (then it never applies). Only the fixes `allowed` admits are considered:
-/// `|f| f.applicability == Applicability::Safe` for `--fix`.
-pub fn plan(fixes: &[Fix], allowed: impl Fn(&Fix) -> bool) -> Plan {
+/// The fixes of `fixes` that one pass applies. They are taken in the order of where they start
+/// (file, then byte), whatever order they were found in: each, unless one of its edits
+/// conflicts with, or touches, an edit of a fix already taken (then it waits for the next pass,
+/// as two changes side by side may not make sense together: a deletion up to a place and an
+/// insertion there), or is invalid itself. An edit the same as one already taken is not a
+/// conflict: it is written once. Only the fixes `allowed` admits are considered
+/// (`|f| f.applicability == Applicability::Safe` for `--fix`); `text_of` gives each file's text,
+/// against which every edit is checked, so that a fix is applied whole or not at all.
+pub fn plan<'t>(
+    fixes: &[Fix],
+    allowed: impl Fn(&Fix) -> bool,
+    text_of: impl Fn(FileId) -> Option<&'t str>,
+) -> Plan {
     let mut plan = Plan::default();
+    let mut order: Vec<usize> = (0..fixes.len()).collect();
+    order.sort_by_key(|&at| {
+        let first = fixes[at].edits.iter().map(|e| (e.file, e.span.start)).min();
+        (first, at)
+    });
     let mut taken: Vec<&Edit> = Vec::new();
-    for (at, fix) in fixes.iter().enumerate() {
+    let touches = |a: &Edit, b: &Edit| {
+        a.file == b.file && (a.span.end == b.span.start || b.span.end == a.span.start)
+    };
+    for at in order {
+        let fix = &fixes[at];
         if !allowed(fix) {
             continue;
         }
         let edits = &fix.edits;
-        let own_conflict = edits
+        let own_conflict = edits.iter().enumerate().any(|(i, a)| {
+            edits[i + 1..]
+                .iter()
+                .any(|b| conflict(a, b) && !(a.span == b.span && a.span.start == a.span.end))
+        });
+        let valid = edits
             .iter()
-            .enumerate()
-            .any(|(i, a)| edits[i + 1..].iter().any(|b| conflict(a, b)));
-        if edits.is_empty() || own_conflict {
+            .all(|e| text_of(e.file).is_some_and(|text| check(text, e).is_ok()));
+        if edits.is_empty() || own_conflict || !valid {
             plan.invalid.push(at);
-        } else if edits.iter().any(|e| taken.iter().any(|t| conflict(e, t))) {
+        } else if edits.iter().any(|e| {
+            taken
+                .iter()
+                .any(|t| *t != e && (conflict(e, t) || touches(e, t)))
+        }) {
             plan.deferred.push(at);
         } else {
             taken.extend(edits);
             plan.taken.push(at);
         }
     }
+    plan.taken.sort_unstable();
+    plan.deferred.sort_unstable();
+    plan.invalid.sort_unstable();
     plan
 }
 
@@ -112,19 +143,31 @@ pub fn plan(fixes: &[Fix], allowed: impl Fn(&Fix) -> bool) -> Plan {
 pub enum EditError {
     /// The range ends past the file, or starts after it ends.
     OutOfBounds { span: Span, len: usize },
+    /// The edits given are not all of one file.
+    MixedFiles { first: FileId, second: FileId },
     /// The range cuts a UTF-8 character in two.
     InsideACharacter { span: Span },
-    /// Two edits conflict: [`plan`] keeps this from happening.
+    /// Two edits conflict: the taken edits of a [`plan`] never do.
     Conflict { first: Span, second: Span },
 }
 
 impl std::fmt::Display for EditError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            EditError::OutOfBounds { span, len } if span.start > span.end => write!(
+                f,
+                "an edit of bytes {}..{} ends before it starts (the file has {len} bytes)",
+                span.start, span.end
+            ),
             EditError::OutOfBounds { span, len } => write!(
                 f,
                 "an edit of bytes {}..{} falls outside the file ({len} bytes)",
                 span.start, span.end
+            ),
+            EditError::MixedFiles { first, second } => write!(
+                f,
+                "edits of files {} and {} given to be written into one",
+                first.0, second.0
             ),
             EditError::InsideACharacter { span } => write!(
                 f,
@@ -142,25 +185,43 @@ impl std::fmt::Display for EditError {
 
 impl std::error::Error for EditError {}
 
+/// Whether `e` can be written into `text`: in bounds, not ending before it starts, on
+/// character boundaries.
+fn check(text: &str, e: &Edit) -> Result<(), EditError> {
+    let (start, end) = (e.span.start as usize, e.span.end as usize);
+    if start > end || end > text.len() {
+        return Err(EditError::OutOfBounds {
+            span: e.span,
+            len: text.len(),
+        });
+    }
+    if !text.is_char_boundary(start) || !text.is_char_boundary(end) {
+        return Err(EditError::InsideACharacter { span: e.span });
+    }
+    Ok(())
+}
+
 /// `text` with `edits` (all of one file, in any order) applied; the bytes between them are kept
-/// as they are, line endings included.
+/// as they are, line endings included. Inserts at one place are written in the order given (as
+/// a fix lists them), and an edit given twice is written once.
 pub fn apply(text: &str, edits: &[&Edit]) -> Result<String, EditError> {
+    if let Some(other) = edits.iter().find(|e| e.file != edits[0].file) {
+        return Err(EditError::MixedFiles {
+            first: edits[0].file,
+            second: other.file,
+        });
+    }
+    for e in edits {
+        check(text, e)?;
+    }
+    // (Stable: inserts at one place keep their order.)
     let mut sorted: Vec<&Edit> = edits.to_vec();
     sorted.sort_by_key(|e| (e.span.start, e.span.end));
-    for e in &sorted {
-        let (start, end) = (e.span.start as usize, e.span.end as usize);
-        if start > end || end > text.len() {
-            return Err(EditError::OutOfBounds {
-                span: e.span,
-                len: text.len(),
-            });
-        }
-        if !text.is_char_boundary(start) || !text.is_char_boundary(end) {
-            return Err(EditError::InsideACharacter { span: e.span });
-        }
-    }
+    sorted.dedup_by(|b, a| a == b);
     for pair in sorted.windows(2) {
-        if conflict(pair[0], pair[1]) {
+        let same_place_inserts =
+            pair[0].span == pair[1].span && pair[0].span.start == pair[0].span.end;
+        if conflict(pair[0], pair[1]) && !same_place_inserts {
             return Err(EditError::Conflict {
                 first: pair[0].span,
                 second: pair[1].span,
@@ -203,6 +264,11 @@ mod tests {
         fix("a fix", Applicability::Safe, edits)
     }
 
+    /// A text long enough for every span of these tests, for each file.
+    fn any_text(_: FileId) -> Option<&'static str> {
+        Some("0123456789012345678901234567890123456789")
+    }
+
     #[test]
     fn edits_are_applied_in_place_whatever_their_order() {
         let text = "responses:\r\n  '200': {description: OK}\r\n";
@@ -235,8 +301,13 @@ mod tests {
                 second: Span::new(3, 5)
             })
         );
-        assert!(apply(text, &[&edit(0, 2, 2, "X"), &edit(0, 2, 2, "Y")]).is_err());
-        assert!(apply(text, &[&edit(0, 1, 4, "X"), &edit(0, 2, 2, "Y")]).is_err());
+        assert_eq!(
+            apply(text, &[&edit(0, 1, 4, "X"), &edit(0, 2, 2, "Y")]),
+            Err(EditError::Conflict {
+                first: Span::new(1, 4),
+                second: Span::new(2, 2)
+            })
+        );
     }
 
     #[test]
@@ -270,12 +341,13 @@ mod tests {
         let fixes = vec![
             safe(vec![edit(0, 10, 20, "a")]),
             safe(vec![edit(0, 15, 25, "b")]),
-            safe(vec![edit(0, 20, 30, "c")]),
+            safe(vec![edit(0, 21, 30, "c")]),
             safe(vec![edit(1, 15, 25, "d")]),
+            safe(vec![edit(0, 12, 12, "e")]),
         ];
-        let plan = plan(&fixes, |_| true);
+        let plan = plan(&fixes, |_| true, any_text);
         assert_eq!(plan.taken, vec![0, 2, 3]);
-        assert_eq!(plan.deferred, vec![1]);
+        assert_eq!(plan.deferred, vec![1, 4]);
         assert!(plan.invalid.is_empty());
     }
 
@@ -288,7 +360,7 @@ mod tests {
             safe(vec![edit(1, 0, 5, "b"), edit(0, 3, 4, "c")]),
             safe(vec![edit(1, 2, 3, "d")]),
         ];
-        let plan = plan(&fixes, |_| true);
+        let plan = plan(&fixes, |_| true, any_text);
         assert_eq!(plan.taken, vec![0, 2]);
         assert_eq!(plan.deferred, vec![1]);
     }
@@ -300,7 +372,7 @@ mod tests {
             safe(vec![]),
             safe(vec![edit(0, 0, 5, "c")]),
         ];
-        let plan = plan(&fixes, |_| true);
+        let plan = plan(&fixes, |_| true, any_text);
         assert_eq!(plan.invalid, vec![0, 1]);
         assert_eq!(plan.taken, vec![2]);
     }
@@ -315,10 +387,10 @@ mod tests {
             ),
             safe(vec![edit(0, 2, 3, "b")]),
         ];
-        let safe_only = plan(&fixes, |f| f.applicability == Applicability::Safe);
+        let safe_only = plan(&fixes, |f| f.applicability == Applicability::Safe, any_text);
         assert_eq!(safe_only.taken, vec![1]);
         assert!(safe_only.deferred.is_empty());
-        let all = plan(&fixes, |_| true);
+        let all = plan(&fixes, |_| true, any_text);
         assert_eq!(all.taken, vec![0]);
         assert_eq!(all.deferred, vec![1]);
         assert_eq!(Applicability::Unsafe.code(), "unsafe");
@@ -331,7 +403,11 @@ mod tests {
             safe(vec![edit(0, 3, 4, "10"), edit(1, 3, 4, "20")]),
             safe(vec![edit(0, 3, 4, "11")]),
         ];
-        let plan = plan(&fixes, |_| true);
+        let plan = plan(
+            &fixes,
+            |_| true,
+            |file: FileId| files.get(file.0 as usize).copied(),
+        );
         let written: Vec<String> = (0..2u32)
             .map(|file| {
                 let edits: Vec<&Edit> = plan
@@ -345,5 +421,95 @@ mod tests {
             .collect();
         assert_eq!(written, ["a: 10\n", "b: 20\n"]);
         assert_eq!(plan.deferred, vec![1]);
+    }
+
+    #[test]
+    fn inserts_at_one_place_keep_their_order_and_an_edit_given_twice_is_written_once() {
+        let text = "a: 1\n";
+        let first = edit(0, 5, 5, "b: 2\n");
+        let second = edit(0, 5, 5, "c: 3\n");
+        assert_eq!(
+            apply(text, &[&first, &second]).unwrap(),
+            "a: 1\nb: 2\nc: 3\n"
+        );
+        assert_eq!(
+            apply(text, &[&second, &first]).unwrap(),
+            "a: 1\nc: 3\nb: 2\n"
+        );
+        let bump = edit(0, 3, 4, "2");
+        assert_eq!(apply(text, &[&bump, &bump.clone()]).unwrap(), "a: 2\n");
+        // One fix may insert twice at one place; two fixes may not in one pass.
+        let one = vec![safe(vec![first.clone(), second.clone()])];
+        assert_eq!(plan(&one, |_| true, any_text).taken, vec![0]);
+        let two = vec![safe(vec![first]), safe(vec![second])];
+        assert_eq!(plan(&two, |_| true, any_text).deferred, vec![1]);
+    }
+
+    #[test]
+    fn edits_of_two_fixes_that_only_touch_wait_for_the_next_pass() {
+        // `{"a":1}`: one fix deletes `"a":1`, another inserts `,"b":2` after it; together they
+        // would leave `{,"b":2}`.
+        let fixes = vec![
+            safe(vec![edit(0, 1, 6, "")]),
+            safe(vec![edit(0, 6, 6, ",\"b\":2")]),
+        ];
+        let plan = plan(&fixes, |_| true, |_| Some("{\"a\":1}"));
+        assert_eq!(plan.taken, vec![0]);
+        assert_eq!(plan.deferred, vec![1]);
+    }
+
+    #[test]
+    fn the_same_edit_in_two_fixes_is_no_conflict() {
+        let declare = edit(0, 10, 10, "'409': {description: Conflict}\n");
+        let fixes = vec![
+            safe(vec![declare.clone(), edit(0, 20, 21, "x")]),
+            safe(vec![declare]),
+        ];
+        assert_eq!(plan(&fixes, |_| true, any_text).taken, vec![0, 1]);
+    }
+
+    #[test]
+    fn fixes_are_taken_by_where_they_start_not_by_the_order_they_were_found() {
+        let later = safe(vec![edit(0, 15, 25, "b")]);
+        let earlier = safe(vec![edit(0, 10, 20, "a")]);
+        let found = vec![later, earlier];
+        let plan = plan(&found, |_| true, any_text);
+        assert_eq!(plan.taken, vec![1]);
+        assert_eq!(plan.deferred, vec![0]);
+    }
+
+    #[test]
+    fn a_fix_with_an_edit_the_file_cannot_take_is_invalid_whole() {
+        let text = "é: 1";
+        let fixes = vec![
+            // Good in file 0, reversed in file 1: neither file is written.
+            safe(vec![edit(0, 4, 5, "2"), edit(1, 5, 3, "x")]),
+            safe(vec![edit(0, 1, 2, "e")]),
+            safe(vec![edit(2, 0, 1, "x")]),
+            safe(vec![edit(0, 0, 2, "e")]),
+        ];
+        let plan = plan(
+            &fixes,
+            |_| true,
+            |file: FileId| (file.0 < 2).then_some(text),
+        );
+        assert_eq!(plan.invalid, vec![0, 1, 2]);
+        assert_eq!(plan.taken, vec![3]);
+        assert_eq!(
+            apply(text, &[&edit(0, 5, 3, "x")]).unwrap_err().to_string(),
+            "an edit of bytes 5..3 ends before it starts (the file has 5 bytes)"
+        );
+    }
+
+    #[test]
+    fn edits_of_another_file_are_refused_not_written() {
+        assert_eq!(
+            apply("abcdef", &[&edit(0, 1, 2, "X"), &edit(1, 3, 5, "Y")]),
+            Err(EditError::MixedFiles {
+                first: FileId(0),
+                second: FileId(1)
+            })
+        );
+        assert_eq!(apply("abc", &[]).unwrap(), "abc");
     }
 }
