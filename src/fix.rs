@@ -245,9 +245,13 @@ mod tests {
     use super::*;
 
     fn edit(file: u32, start: usize, end: usize, text: &str) -> Edit {
+        // (Built by hand: `Span::new` asserts an order, and a reversed span is a case here.)
         Edit {
             file: FileId(file),
-            span: Span::new(start, end),
+            span: Span {
+                start: start as u32,
+                end: end as u32,
+            },
             text: text.to_string(),
         }
     }
