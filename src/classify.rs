@@ -393,51 +393,45 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
             .checked_sub(3)
             .and_then(|at| segments.get(at))
             .and_then(|c| words(c).last().map(|w| base_verb(w)));
-        ["summary", "description"].iter().any(|key| {
-            op.node
-                .node
-                .get(key)
-                .and_then(Node::as_str)
-                .is_some_and(|d| {
-                    // (The first sentence's opening: not a noun of the next one.)
-                    let first = crate::heuristics::opening(d, 80);
-                    let w = words(first.split(['.', ';', ':']).next().unwrap_or_default());
-                    let Some(new) = w.iter().skip(1).take(2).position(|x| x == "new") else {
-                        return false;
-                    };
-                    // (The head noun of the phrase: "a new subscription cancellation" is a
-                    // cancellation.)
-                    w.first().is_some_and(|x| base_verb(x) == "create")
-                        && w[new + 2..]
-                            .iter()
-                            .take(3)
-                            // (Up to a preposition, article, pronoun or participle: "a new
-                            // file containing the reversal", "a new invoice reversing this".)
-                            .take_while(|x| {
-                                !PREPOSITIONS.contains(&x.as_str())
-                                    && !matches!(
-                                        x.as_str(),
-                                        "that"
-                                            | "which"
-                                            | "and"
-                                            | "from"
-                                            | "the"
-                                            | "a"
-                                            | "an"
-                                            | "this"
-                                            | "its"
-                                    )
-                                    && (x.len() <= 5 || !x.ends_with("ing"))
-                            })
-                            .last()
-                            .is_some_and(|x| {
-                                let x = base_verb(x);
-                                matches!(x.as_str(), "file" | "copy" | "clone" | "duplicate")
+        op.texts().any(|d| {
+            // (The first sentence's opening: not a noun of the next one.)
+            let first = crate::heuristics::opening(d, 80);
+            let w = words(first.split(['.', ';', ':']).next().unwrap_or_default());
+            let Some(new) = w.iter().skip(1).take(2).position(|x| x == "new") else {
+                return false;
+            };
+            // (The head noun of the phrase: "a new subscription cancellation" is a
+            // cancellation.)
+            w.first().is_some_and(|x| base_verb(x) == "create")
+                && w[new + 2..]
+                    .iter()
+                    .take(3)
+                    // (Up to a preposition, article, pronoun or participle: "a new
+                    // file containing the reversal", "a new invoice reversing this".)
+                    .take_while(|x| {
+                        !PREPOSITIONS.contains(&x.as_str())
+                            && !matches!(
+                                x.as_str(),
+                                "that"
+                                    | "which"
+                                    | "and"
+                                    | "from"
+                                    | "the"
+                                    | "a"
+                                    | "an"
+                                    | "this"
+                                    | "its"
+                            )
+                            && (x.len() <= 5 || !x.ends_with("ing"))
+                    })
+                    .last()
+                    .is_some_and(|x| {
+                        let x = base_verb(x);
+                        matches!(x.as_str(), "file" | "copy" | "clone" | "duplicate")
                                 || collection.as_deref() == Some(x.as_str())
                                 // ("Creates a new commit" at `…/commit`.)
                                 || seg_words.len() == 1 && seg_words[0] == x
-                            })
-                })
+                    })
         })
     };
     // Committing what the path names (Box's upload session,
@@ -1134,8 +1128,7 @@ fn emails_what_it_makes(op: &Operation<'_>) -> Option<String> {
         return Some(p.name.to_string());
     }
     // (Not denied: "is never emailed".)
-    ["summary", "description"].iter().find_map(|key| {
-        let d = op.node.node.get(key).and_then(Node::as_str)?;
+    op.texts().find_map(|d| {
         let w = words(d);
         w.iter()
             .enumerate()
@@ -1709,27 +1702,21 @@ pub fn gated_on_state(op: &Operation<'_>) -> bool {
     if !acts {
         return false;
     }
-    ["summary", "description"].iter().any(|key| {
-        op.node
-            .node
-            .get(key)
-            .and_then(Node::as_str)
-            .is_some_and(|text| {
-                // The opening clause only: a condition stated first governs the whole call.
-                // (A state that waits for this call, "requires_action", "awaiting", "pending":
-                // not an address's state, nor any status the call is merely allowed in.)
-                let w = words(crate::heuristics::opening(text, 160));
-                w.first()
-                    .is_some_and(|x| matches!(x.as_str(), "when" | "while" | "once" | "if"))
-                    && w.iter()
-                        .take(10)
-                        .any(|x| matches!(x.as_str(), "status" | "state"))
-                    && w.iter().take(16).any(|x| {
-                        matches!(
-                            x.as_str(),
-                            "requires" | "required" | "awaiting" | "waiting" | "pending"
-                        )
-                    })
+    op.texts().any(|text| {
+        // The opening clause only: a condition stated first governs the whole call.
+        // (A state that waits for this call, "requires_action", "awaiting", "pending":
+        // not an address's state, nor any status the call is merely allowed in.)
+        let w = words(crate::heuristics::opening(text, 160));
+        w.first()
+            .is_some_and(|x| matches!(x.as_str(), "when" | "while" | "once" | "if"))
+            && w.iter()
+                .take(10)
+                .any(|x| matches!(x.as_str(), "status" | "state"))
+            && w.iter().take(16).any(|x| {
+                matches!(
+                    x.as_str(),
+                    "requires" | "required" | "awaiting" | "waiting" | "pending"
+                )
             })
     })
 }
@@ -1746,27 +1733,29 @@ pub fn makes_an_export(op: &Operation<'_>) -> bool {
     // (A send verb after "and" or "then", a list to mail to, or a description that emails it:
     // "Export email events" and "Export mailing list members" export; a copy put in the
     // client's own bucket is a spare copy too.)
-    let delivers = names.lead.windows(2).any(|x| {
-        matches!(x[0].as_str(), "and" | "then")
-            && matches!(
-                base_verb(&x[1]).as_str(),
-                "email" | "mail" | "send" | "notify" | "sync" | "push"
-            )
-    }) || names
-        .lead
-        .windows(3)
-        .any(|x| x[0] == "to" && (x[1] == "mailing" || x[2] == "mailing"))
-        || op
-            .node
-            .node
-            .get("description")
-            .and_then(Node::as_str)
-            .is_some_and(|d| {
-                words(d).windows(2).any(|x| {
-                    matches!(x[0].as_str(), "emails" | "mails")
-                        && matches!(x[1].as_str(), "it" | "them")
+    let delivers = || {
+        names.lead.windows(2).any(|x| {
+            matches!(x[0].as_str(), "and" | "then")
+                && matches!(
+                    base_verb(&x[1]).as_str(),
+                    "email" | "mail" | "send" | "notify" | "sync" | "push"
+                )
+        }) || names
+            .lead
+            .windows(3)
+            .any(|x| x[0] == "to" && (x[1] == "mailing" || x[2] == "mailing"))
+            || op
+                .node
+                .node
+                .get("description")
+                .and_then(Node::as_str)
+                .is_some_and(|d| {
+                    words(d).windows(2).any(|x| {
+                        matches!(x[0].as_str(), "emails" | "mails")
+                            && matches!(x[1].as_str(), "it" | "them")
+                    })
                 })
-            });
+    };
     // (A schedule of exports makes exports from then on: "Create a scheduled export".)
     // ("Export monthly invoices" exports invoices of a month.)
     let recurs = names
@@ -1787,8 +1776,8 @@ pub fn makes_an_export(op: &Operation<'_>) -> bool {
                     })
             })
     };
-    !delivers
-        && !recurs
+    // (The export first: the description is read only for one.)
+    !recurs
         && (created_nouns(op).iter().any(|n| n == "export")
             || names.seg.last().is_some_and(export)
             || (op
@@ -1796,6 +1785,7 @@ pub fn makes_an_export(op: &Operation<'_>) -> bool {
                 .split('/')
                 .any(|s| words(s).last().is_some_and(export))
                 && heads(&names.lead)))
+        && !delivers()
 }
 
 /// The first words of a summary or description, as a finding quotes them.

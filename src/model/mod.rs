@@ -174,6 +174,16 @@ pub struct Operation<'a> {
 }
 
 impl<'a> Operation<'a> {
+    /// Its summary and its description, those it has, in that order: the words rules read.
+    pub fn texts(&self) -> impl Iterator<Item = &'a str> + '_ {
+        ["summary", "description"].into_iter().filter_map(|key| {
+            self.node
+                .node
+                .get(key)
+                .and_then(crate::source::Node::as_str)
+        })
+    }
+
     /// `POST /payments`, `webhook POST newPet`, `callback POST {$request.body#/url}`.
     pub fn display(&self) -> String {
         Operation::describe(self.method, self.path, &self.site)

@@ -798,27 +798,21 @@ fn invites_an_address(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bo
     // invitations expire, and a second one for the same address is refused.)
     // ("Creates a new invitation" alone is how any invite opens: the sentence must say each
     // call makes one.)
-    let says_new = ["summary", "description"].iter().any(|key| {
-        op.node
-            .node
-            .get(key)
-            .and_then(crate::source::Node::as_str)
-            .is_some_and(|d| {
-                d.split(['.', ';', '\n']).any(|sentence| {
-                    let w = crate::heuristics::words(sentence);
-                    w.windows(2).any(|x| x[0] == "new" && invite(&x[1]))
-                        && (w.iter().any(|x| x == "again")
-                            || w.windows(2).any(|x| {
-                                matches!(x[0].as_str(), "each" | "every")
-                                    && matches!(x[1].as_str(), "call" | "request" | "time")
-                            }))
-                })
-            })
+    let says_new = op.texts().any(|d| {
+        d.split(['.', ';', '\n']).any(|sentence| {
+            let w = crate::heuristics::words(sentence);
+            w.windows(2).any(|x| x[0] == "new" && invite(&x[1]))
+                && (w.iter().any(|x| x == "again")
+                    || w.windows(2).any(|x| {
+                        matches!(x[0].as_str(), "each" | "every")
+                            && matches!(x[1].as_str(), "call" | "request" | "time")
+                    }))
+        })
     });
-    let top = crate::idempotency::body_properties(bundle, op);
     if says_new {
         return false;
     }
+    let top = crate::idempotency::body_properties(bundle, op);
     let address = |p: &crate::idempotency::Property<'_>| {
         matches!(
             crate::idempotency::squash(p.name).as_str(),
