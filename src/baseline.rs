@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::files::normalize;
 use crate::project::relative_to;
 use crate::report::{BaselineOutcome, Report, StaleEntry, Suppressed, SuppressionKind};
-use crate::resolve::normalize;
 
 /// The version written; earlier ones are refused with a hint to write the baseline anew.
 const VERSION: u32 = 2;

@@ -365,6 +365,7 @@ fn review(args: ReviewArgs) -> u8 {
     let (report, reviews) = lint::run_each(
         &args.paths,
         &opts,
+        &crate::files::Disk,
         || read_stdin(&opts),
         &crate::review::review_document,
     );
@@ -465,13 +466,18 @@ fn config_arg(path: Option<&std::path::Path>, profile: Option<&str>) -> Result<O
     let Some(path) = path else {
         return Ok(None);
     };
-    Config::load(path, &crate::discover::display_name(path), profile)
-        .map(Some)
-        .map_err(|errors| {
-            for e in errors {
-                eprintln!("error: {}:{}:{}: {}", e.file, e.line, e.column, e.message);
-            }
-        })
+    Config::load(
+        &crate::files::Disk,
+        path,
+        &crate::discover::display_name(path),
+        profile,
+    )
+    .map(Some)
+    .map_err(|errors| {
+        for e in errors {
+            eprintln!("error: {}:{}:{}: {}", e.file, e.line, e.column, e.message);
+        }
+    })
 }
 
 fn use_color(color: Color) -> bool {
@@ -611,9 +617,9 @@ fn check(mut args: CheckArgs) -> u8 {
     }
     if let Some(path) = &args.baseline {
         match crate::baseline::load(path) {
-            Ok(baseline) => {
-                crate::baseline::apply(&mut report, &baseline, &|rule| lint::selected(rule, &opts))
-            }
+            Ok(baseline) => crate::baseline::apply(&mut report, &baseline, &|rule| {
+                crate::engine::selected(rule, &opts)
+            }),
             Err(e) => {
                 eprintln!("error: baseline {}: {e}", path.display());
                 return EXIT_ERROR;

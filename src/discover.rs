@@ -1,6 +1,7 @@
 //! Which files to lint: files and directories from the command line, walked with `.gitignore`
 //! respected, keeping the YAML and JSON files that look like OpenAPI roots.
 
+use crate::files::Files;
 use crate::limits::Limits;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
@@ -53,8 +54,13 @@ pub fn display_name(path: &Path) -> String {
 }
 
 /// Expands the command-line paths into inputs, in a stable order. Paths that do not exist are
-/// errors; directories contribute only files that look like OpenAPI roots.
-pub fn discover(paths: &[PathBuf], limits: &Limits) -> (Vec<Input>, Vec<FileError>) {
+/// errors; directories contribute only files that look like OpenAPI roots. Named paths and the
+/// files found are read through `files`; directories are walked on the disk.
+pub fn discover(
+    paths: &[PathBuf],
+    files: &dyn Files,
+    limits: &Limits,
+) -> (Vec<Input>, Vec<FileError>) {
     let mut inputs = Vec::new();
     let mut errors = Vec::new();
     for path in paths {
@@ -63,7 +69,7 @@ pub fn discover(paths: &[PathBuf], limits: &Limits) -> (Vec<Input>, Vec<FileErro
             continue;
         }
         let name = display_name(path);
-        match std::fs::metadata(path) {
+        match files.metadata(path) {
             Err(e) => errors.push(FileError {
                 kind: ErrorKind::Input,
                 file: name,
@@ -106,7 +112,7 @@ pub fn discover(paths: &[PathBuf], limits: &Limits) -> (Vec<Input>, Vec<FileErro
                     .map(|p| {
                         // Too large or unreadable: named as an input, so reading it reports
                         // why.
-                        let bytes = read_small(&p, limits);
+                        let bytes = read_small(files, &p, limits);
                         bytes
                             .as_ref()
                             .is_none_or(|b| looks_like_root(b))
@@ -132,19 +138,19 @@ pub fn discover(paths: &[PathBuf], limits: &Limits) -> (Vec<Input>, Vec<FileErro
     inputs.retain(|i| match i {
         Input::Stdin => true,
         Input::File { path, .. } => {
-            seen.insert(std::fs::canonicalize(path).unwrap_or_else(|_| path.clone()))
+            seen.insert(files.canonicalize(path).unwrap_or_else(|_| path.clone()))
         }
     });
     (inputs, errors)
 }
 
 /// A file's bytes, unless it is over the size limit or cannot be read.
-fn read_small(path: &Path, limits: &Limits) -> Option<Vec<u8>> {
-    let meta = std::fs::metadata(path).ok()?;
-    if limits.too_large(meta.len()).is_some() {
+fn read_small(files: &dyn Files, path: &Path, limits: &Limits) -> Option<Vec<u8>> {
+    let meta = files.metadata(path).ok()?;
+    if limits.too_large(meta.len).is_some() {
         return None;
     }
-    std::fs::read(path).ok()
+    files.read(path).ok()
 }
 
 #[cfg(test)]

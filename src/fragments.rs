@@ -8,9 +8,10 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::discover::{Input, discover};
+use crate::files::Files;
 use crate::limits::Limits;
 use crate::model;
-use crate::resolve::{Bundle, ResolveOptions, normalize};
+use crate::resolve::{Bundle, ResolveOptions};
 use crate::source::SourceFile;
 
 /// A root document found, with the fragments (indices into the targets) it reaches.
@@ -26,10 +27,11 @@ pub fn documents_reaching(
     targets: &[PathBuf],
     dir: &Path,
     cwd: &Path,
+    files: &dyn Files,
     resolve: &ResolveOptions,
     limits: &Limits,
 ) -> Vec<Reaching> {
-    let (inputs, _) = discover(&[dir.to_path_buf()], limits);
+    let (inputs, _) = discover(&[dir.to_path_buf()], files, limits);
     inputs
         .into_par_iter()
         .filter_map(|input| {
@@ -40,17 +42,17 @@ pub fn documents_reaching(
                 return None;
             };
             let abs = cwd.join(&path);
-            let abs = std::fs::canonicalize(&abs).unwrap_or_else(|_| normalize(&abs));
+            let abs = crate::files::identity(files, &abs);
             if targets.contains(&abs) {
                 return None;
             }
             let file = match bytes {
                 Some(bytes) => SourceFile::decode(abs, name, bytes).ok()?,
-                None => SourceFile::read(&abs, name, limits).ok()?,
+                None => SourceFile::read(files, &abs, name, limits).ok()?,
             };
             let loaded = file.parse(limits).ok()?;
             model::build::spec_version(&loaded.root).ok()?;
-            let bundle = Bundle::load(file, loaded.root, Vec::new(), resolve);
+            let bundle = Bundle::load(file, loaded.root, Vec::new(), files, resolve);
             let reached: HashSet<&Path> = bundle
                 .files
                 .iter()

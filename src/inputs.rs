@@ -10,8 +10,9 @@ use rayon::prelude::*;
 use regex::Regex;
 
 use crate::discover::{Input, is_spec_extension, looks_like_root};
+use crate::files::{Files, normalize};
 use crate::limits::Limits;
-use crate::resolve::{ErrorKind, FileError, normalize};
+use crate::resolve::{ErrorKind, FileError};
 use crate::source::SourceFile;
 
 /// How a source came to be linted.
@@ -42,6 +43,7 @@ pub struct Stdin<'s> {
 /// Reads every discovered input (files in parallel); what cannot be read becomes an error.
 pub fn read(
     inputs: Vec<Input>,
+    files: &dyn Files,
     cwd: &Path,
     limits: &Limits,
     stdin: Stdin<'_>,
@@ -59,10 +61,10 @@ pub fn read(
                 bytes,
             } => {
                 let abs = cwd.join(&path);
-                let abs = std::fs::canonicalize(&abs).unwrap_or_else(|_| normalize(&abs));
+                let abs = crate::files::identity(files, &abs);
                 let file = match bytes {
                     Some(bytes) => SourceFile::decode(abs, name.clone(), bytes),
-                    None => SourceFile::read(&abs, name.clone(), limits),
+                    None => SourceFile::read(files, &abs, name.clone(), limits),
                 };
                 let origin = if explicit {
                     Origin::Named

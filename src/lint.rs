@@ -1,80 +1,21 @@
 //! The pipeline for a whole run: discover → load → resolve → model → rules → report.
 
-use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use rayon::prelude::*;
-use sha2::{Digest, Sha256};
 
-use crate::config::{Config, Level, find_config_file};
-use crate::diagnostic::Diagnostic;
+use crate::config::{Config, find_config_file};
 use crate::discover::{Input, discover};
+use crate::engine::{Linted, Outcome, Setup, Strict, lint_document, parse_error, sort_findings};
+use crate::files::{Disk, Files};
 use crate::fragments;
-use crate::inputs::{self, Excludes, Named, Origin, Source, Stdin};
-use crate::limits::Limits;
-use crate::model;
-use crate::project::Projects;
-use crate::report::{
-    DocumentOperation, Finding, FragmentNote, LintedDocument, Report, ResolvedLabel,
-    SkippedDocument, Suppressed, SuppressionKind, UncheckedOperation, printable,
-};
-use crate::suppress::{self, Suppressions};
-use crate::timings::{Timings, timed};
-
-/// The rule that reports suppressions that silence nothing.
-const UNUSED: &str = "unused-suppression";
-use crate::resolve::{
-    Bundle, ErrorKind, FileError, Location, PointerCache, ResolveOptions, normalize,
-};
-use crate::rules::{Context, check_each};
+use crate::inputs::{self, Named, Origin, Source, Stdin};
+pub use crate::options::Options;
+use crate::report::{FragmentNote, Report, SkippedDocument};
+use crate::resolve::{ErrorKind, FileError, ResolveOptions};
 use crate::source::SourceFile;
-
-#[derive(Debug, Clone, Default)]
-pub struct Options {
-    /// Where `$ref`s may lead; defaults to the working directory.
-    pub root: Option<PathBuf>,
-    /// One configuration for every file (`--config`, or set by a caller); without it each file
-    /// gets its nearest `.idemlint.yaml`, or the defaults.
-    pub config: Option<Config>,
-    /// `--profile`: wins over a configuration's `extends`.
-    pub profile: Option<String>,
-    /// `--select`: only these rules run (empty: all).
-    pub select: Vec<String>,
-    /// `--ignore`: these rules do not run.
-    pub ignore: Vec<String>,
-    /// Named files that are no OpenAPI document are skipped, as in a directory walk, instead of
-    /// being an error (for hooks that pass every YAML file).
-    pub skip_non_openapi: bool,
-    /// Leave the document's tree allocated when done with it, when the run lints one document.
-    /// Freeing millions of nodes is a tenth of the run time on a large spec, and a process about
-    /// to exit need not pay it; with many documents, though, the trees would add up.
-    pub skip_teardown: bool,
-    /// `--exclude`: documents not to lint (a configuration's `exclude:` adds its own).
-    pub exclude: Option<Excludes>,
-    /// `--stdin-filename`: the name and place of the document read from `-`.
-    pub stdin_filename: Option<PathBuf>,
-    /// File size, nesting, alias and `$ref` fan-out limits.
-    pub limits: Limits,
-    /// `--allow-outside-root`: `$ref`s may read any local file.
-    pub allow_outside_root: bool,
-    /// `--allow-remote-refs`: `$ref`s to http(s) URLs are fetched.
-    pub allow_remote_refs: bool,
-}
-
-/// What linting one root document gave.
-#[derive(Default)]
-struct FileResult {
-    findings: Vec<Finding>,
-    suppressed: Vec<Suppressed>,
-    errors: Vec<FileError>,
-    linted: bool,
-    operations: usize,
-    /// The linted document and its operations, for per-operation formats (JUnit).
-    document: Option<LintedDocument>,
-    timings: Timings,
-}
+use crate::timings::{Timings, timed};
 
 /// Lints every OpenAPI document found under `paths`; `stdin` is read for `-`.
 pub fn run(
@@ -82,28 +23,21 @@ pub fn run(
     opts: &Options,
     stdin: impl FnOnce() -> std::io::Result<Vec<u8>>,
 ) -> Report {
-    run_each(paths, opts, stdin, &|_| ()).0
+    run_each(paths, opts, &Disk, stdin, &|_| ()).0
 }
 
-/// One linted document as a front end sees it beside the report, while its tree is loaded.
-pub struct Linted<'a> {
-    pub bundle: &'a Bundle,
-    pub api: &'a model::Api<'a>,
-    pub config: &'a Config,
-    /// The document's findings, suppressions and levels applied, in report order.
-    pub findings: &'a [Finding],
-}
-
-/// [`run`], which also gives what `each` makes of every linted document (`review`'s answers),
-/// in the order of `Report::documents`.
+/// [`run`] with every file read through `files`, which also gives what `each` makes of every
+/// linted document (`review`'s answers), in the order of `Report::documents`. (Directories
+/// named are walked on the disk.)
 pub fn run_each<T: Send>(
     paths: &[PathBuf],
     opts: &Options,
+    files: &dyn Files,
     stdin: impl FnOnce() -> std::io::Result<Vec<u8>>,
     each: &(dyn Fn(&Linted<'_>) -> T + Sync),
 ) -> (Report, Vec<T>) {
     let mut timings = Timings::default();
-    let (inputs, mut errors) = timed(&mut timings.read, || discover(paths, &opts.limits));
+    let (inputs, mut errors) = timed(&mut timings.read, || discover(paths, files, &opts.limits));
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
     let stdin_name = opts.stdin_filename.as_deref().map(|f| cwd.join(f));
     let named = inputs
@@ -118,17 +52,23 @@ pub fn run_each<T: Send>(
             _ => None,
         })
         .collect::<Vec<_>>();
-    let resolve = resolve_options(named, paths.iter().filter(|p| p.is_dir()), &cwd, opts);
+    let resolve = resolve_options(
+        named,
+        paths.iter().filter(|p| p.is_dir()),
+        &cwd,
+        files,
+        opts,
+    );
     let read_start = std::time::Instant::now();
     let stdin = Stdin {
         read: Box::new(stdin),
         filename: opts.stdin_filename.as_deref(),
     };
-    let sources = inputs::read(inputs, &cwd, &opts.limits, stdin, &mut errors);
+    let sources = inputs::read(inputs, files, &cwd, &opts.limits, stdin, &mut errors);
     timings.read += read_start.elapsed();
 
     let mut report = Report::default();
-    let mut configs = Configs::new(&cwd, opts);
+    let mut configs = Configs::new(&cwd, files, opts);
     let mut plan = Plan::default();
     let mut fragments = Vec::new();
     for Source { file, origin } in sources {
@@ -154,9 +94,7 @@ pub fn run_each<T: Send>(
         plan.add(file, strict, &mut configs, &mut report, &mut errors);
     }
     if !fragments.is_empty() {
-        // As the user would name it, so that the documents found get names relative to it.
-        let search = opts.root.clone().unwrap_or_else(|| PathBuf::from("."));
-        let found = for_fragments(fragments, &search, &cwd, &plan, &resolve, opts, &mut errors);
+        let found = for_fragments(fragments, &cwd, files, &plan, &resolve, opts, &mut errors);
         report.fragments = found.notes;
         for file in found.documents {
             let strict = Strict {
@@ -195,10 +133,16 @@ pub fn run_each<T: Send>(
             // then, for a bug report.)
             let name = source.name.clone();
             let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                lint_source(source, strict, &resolve, config, opts, keep_trees, each)
+                let setup = Setup {
+                    files,
+                    resolve: &resolve,
+                    config,
+                    opts,
+                };
+                lint_document(source, strict, &setup, keep_trees, each)
             }));
             let linted = linted.unwrap_or_else(|_| {
-                let mut result = FileResult::default();
+                let mut result = Outcome::default();
                 result.errors.push(FileError {
                     kind: ErrorKind::Input,
                     file: name,
@@ -214,7 +158,7 @@ pub fn run_each<T: Send>(
         })
         .collect();
     done.sort_by_key(|(at, _)| *at);
-    let (results, made): (Vec<FileResult>, Vec<Option<(String, T)>>) =
+    let (results, made): (Vec<Outcome>, Vec<Option<(String, T)>>) =
         done.into_iter().map(|(_, r)| r).unzip();
 
     let mut seen = HashSet::new();
@@ -257,15 +201,6 @@ pub fn run_each<T: Send>(
     report.errors = errors;
     report.timings = timings;
     (report, made)
-}
-
-/// How much a linted file's problems matter.
-#[derive(Debug, Clone, Copy)]
-struct Strict {
-    /// Invalid YAML or JSON is an error.
-    parse: bool,
-    /// A file that parses but is not an OpenAPI document is an error.
-    not_openapi: bool,
 }
 
 /// The documents to lint, each with its configuration.
@@ -326,19 +261,22 @@ struct ForFragments {
     notes: Vec<FragmentNote>,
 }
 
-/// Finds the documents under `search` that reach the named `fragments`. A fragment no document
+/// Finds the documents under the root (`--root`, else the working directory) that reach the named `fragments`. A fragment no document
 /// reaches is an error, unless in hook mode, where it may be any YAML file of the commit. A
 /// fragment that is not even valid YAML or JSON is an error as any named file is.
 fn for_fragments(
     fragments: Vec<SourceFile>,
-    search: &Path,
     cwd: &Path,
+    files: &dyn Files,
     plan: &Plan,
     resolve: &ResolveOptions,
     opts: &Options,
     errors: &mut Vec<FileError>,
 ) -> ForFragments {
     let hook = opts.skip_non_openapi;
+    // As the user would name it, so that the documents found get names relative to it.
+    let search = opts.root.clone().unwrap_or_else(|| PathBuf::from("."));
+    let search = search.as_path();
     let mut targets = Vec::new();
     let mut names = Vec::new();
     for f in fragments {
@@ -351,7 +289,7 @@ fn for_fragments(
             Err(_) => {}
         }
     }
-    let found = fragments::documents_reaching(&targets, search, cwd, resolve, &opts.limits);
+    let found = fragments::documents_reaching(&targets, search, cwd, files, resolve, &opts.limits);
     let mut notes: Vec<FragmentNote> = names
         .into_iter()
         .map(|file| FragmentNote {
@@ -430,29 +368,20 @@ fn nothing_found(paths: &[PathBuf], excluded: usize) -> FileError {
     }
 }
 
-fn parse_error(source: &SourceFile, e: crate::source::LoadError) -> FileError {
-    let at = source.line_col(e.span.start as usize);
-    FileError {
-        kind: ErrorKind::Input,
-        file: source.name.clone(),
-        line: at.line,
-        column: at.column,
-        message: e.message,
-    }
-}
-
 /// Each file's configuration, loaded once per configuration file.
 struct Configs<'o> {
     cwd: &'o Path,
+    files: &'o dyn Files,
     opts: &'o Options,
     loaded: Vec<Config>,
     by_file: HashMap<Option<PathBuf>, Governed>,
 }
 
 impl<'o> Configs<'o> {
-    fn new(cwd: &'o Path, opts: &'o Options) -> Self {
+    fn new(cwd: &'o Path, files: &'o dyn Files, opts: &'o Options) -> Self {
         Configs {
             cwd,
+            files,
             opts,
             loaded: Vec::new(),
             by_file: HashMap::new(),
@@ -465,11 +394,13 @@ impl<'o> Configs<'o> {
         if self.opts.config.is_some() {
             return Governed::Fixed;
         }
-        let file = path.parent().and_then(find_config_file);
+        let file = path
+            .parent()
+            .and_then(|dir| find_config_file(self.files, dir));
         if let Some(g) = self.by_file.get(&file) {
             return g.clone();
         }
-        let g = match load_config(file.as_deref(), self.cwd, self.opts) {
+        let g = match load_config(self.files, file.as_deref(), self.cwd, self.opts) {
             Ok(c) => {
                 self.loaded.push(c);
                 Governed::By(self.loaded.len() - 1)
@@ -494,6 +425,7 @@ pub fn resolve_options<'p>(
     named_files: impl IntoIterator<Item = &'p Path>,
     dirs: impl IntoIterator<Item = &'p PathBuf>,
     cwd: &Path,
+    files: &dyn Files,
     opts: &Options,
 ) -> ResolveOptions {
     let mut allowed = vec![opts.root.clone().unwrap_or_else(|| cwd.to_path_buf())];
@@ -512,45 +444,13 @@ pub fn resolve_options<'p>(
                 } else {
                     cwd.join(p)
                 };
-                std::fs::canonicalize(&abs).unwrap_or_else(|_| normalize(&abs))
+                crate::files::identity(files, &abs)
             })
             .collect(),
         outside_root: opts.allow_outside_root,
         remote: opts.allow_remote_refs,
         limits: opts.limits,
     }
-}
-
-/// Findings in the order every report shows them: by file, position, rule and message; findings
-/// alike in all of those (one shared `$ref` target reported for two operations) by their
-/// operations' place in the document, then by fingerprint. The order is the same every run
-/// without a stable sort, whose buffer would copy half the findings.
-fn sort_findings(findings: &mut [Finding]) {
-    findings.sort_unstable_by(|a, b| sort_key(a).cmp(&sort_key(b)));
-}
-
-type SortKey<'f> = (
-    &'f str,
-    u32,
-    u32,
-    &'static str,
-    &'f str,
-    Option<(&'f Path, u32)>,
-    &'f str,
-);
-
-fn sort_key(f: &Finding) -> SortKey<'_> {
-    (
-        f.file(),
-        f.line,
-        f.column,
-        f.rule,
-        &f.message,
-        f.operation_at
-            .as_ref()
-            .map(|(path, span)| (path.as_path(), span.start)),
-        &f.fingerprint,
-    )
 }
 
 /// Which configuration a file is linted with.
@@ -565,7 +465,12 @@ enum Governed {
 }
 
 /// The configuration in `file`, or the defaults (with `--profile`) when there is none.
-fn load_config(file: Option<&Path>, cwd: &Path, opts: &Options) -> Result<Config, Vec<FileError>> {
+fn load_config(
+    files: &dyn Files,
+    file: Option<&Path>,
+    cwd: &Path,
+    opts: &Options,
+) -> Result<Config, Vec<FileError>> {
     let Some(path) = file else {
         return Config::defaults(cwd.to_path_buf(), opts.profile.as_deref()).map_err(|message| {
             vec![FileError {
@@ -578,7 +483,7 @@ fn load_config(file: Option<&Path>, cwd: &Path, opts: &Options) -> Result<Config
         });
     };
     let name = crate::discover::display_name(path.strip_prefix(cwd).unwrap_or(path));
-    Config::load(path, &name, opts.profile.as_deref()).map_err(|errs| {
+    Config::load(files, path, &name, opts.profile.as_deref()).map_err(|errs| {
         errs.into_iter()
             .map(|e| FileError {
                 kind: ErrorKind::Configuration,
@@ -589,428 +494,4 @@ fn load_config(file: Option<&Path>, cwd: &Path, opts: &Options) -> Result<Config
             })
             .collect()
     })
-}
-
-/// Lints one root document (and the files its `$ref`s reach); `each` makes its part of the
-/// front end's output, named by the document.
-fn lint_source<T>(
-    source: SourceFile,
-    strict: Strict,
-    resolve: &ResolveOptions,
-    config: &Config,
-    opts: &Options,
-    keep_tree: bool,
-    each: &(dyn Fn(&Linted<'_>) -> T + Sync),
-) -> (FileResult, Option<(String, T)>) {
-    let mut result = FileResult::default();
-    // Walked files were checked already; a named `.yaml`/`.json` file is parsed and judged by
-    // its content, so only a file of another kind (Cargo.toml) is turned away unparsed.
-    if !crate::discover::is_spec_extension(&source.path)
-        && !crate::discover::looks_like_root(source.text.as_bytes())
-    {
-        if strict.not_openapi {
-            result.errors.push(FileError {
-                kind: ErrorKind::Input,
-                file: source.name.clone(),
-                line: 1,
-                column: 1,
-                message: "not an OpenAPI document: no top-level `openapi` or `swagger` key"
-                    .to_string(),
-            });
-        }
-        return (result, None);
-    }
-    let loaded = match timed(&mut result.timings.parse, || source.parse(&opts.limits)) {
-        Ok(l) => l,
-        Err(e) => {
-            if strict.parse {
-                result.errors.push(parse_error(&source, e));
-            }
-            return (result, None);
-        }
-    };
-    if let Err(e) = model::build::spec_version(&loaded.root) {
-        if strict.not_openapi {
-            result.errors.push(FileError {
-                kind: ErrorKind::Input,
-                file: source.name.clone(),
-                line: 1,
-                column: 1,
-                message: e.0,
-            });
-        }
-        return (result, None);
-    }
-    let bundle = timed(&mut result.timings.resolve, || {
-        Bundle::load(source, loaded.root, loaded.duplicates, resolve)
-    });
-    let made = lint_bundle(&bundle, config, opts, &mut result).map(|api| {
-        sort_findings(&mut result.findings);
-        let linted = Linted {
-            bundle: &bundle,
-            api: &api,
-            config,
-            findings: &result.findings,
-        };
-        (bundle.file(Bundle::ROOT).source.name.clone(), each(&linted))
-    });
-    if keep_tree {
-        std::mem::forget(bundle);
-    }
-    (result, made)
-}
-
-/// Models a loaded document and runs the rules on it, into `result`; gives the model back,
-/// unless the document could not be modelled.
-fn lint_bundle<'b>(
-    bundle: &'b Bundle,
-    config: &Config,
-    opts: &Options,
-    result: &mut FileResult,
-) -> Option<model::Api<'b>> {
-    let api = match timed(&mut result.timings.model, || model::build(bundle)) {
-        Ok(api) => api,
-        Err(e) => {
-            result.errors.push(FileError {
-                kind: ErrorKind::Input,
-                file: bundle.file(Bundle::ROOT).source.name.clone(),
-                line: 1,
-                column: 1,
-                message: e.0,
-            });
-            return None;
-        }
-    };
-    let rules_start = std::time::Instant::now();
-    let cx = Context::new(&api, bundle, &config.settings);
-    result.linted = true;
-    result.operations = api.operations.len() + api.unchecked.len();
-    let place = |at: Location| {
-        let file = bundle.file(at.file);
-        let lc = file.source.line_col(at.span.start as usize);
-        (file.source.name.clone(), lc.line, lc.column)
-    };
-    result.document = Some(LintedDocument {
-        file: bundle.file(Bundle::ROOT).source.name.clone(),
-        operations: api
-            .operations
-            .iter()
-            .map(|op| DocumentOperation {
-                display: op.display(),
-                at: (bundle.file(op.key.file).source.path.clone(), op.key.span),
-            })
-            .collect(),
-        unchecked: api
-            .unchecked
-            .iter()
-            .map(|op| {
-                let (file, line, column) = place(op.key);
-                let (ref_file, ref_line, ref_column) = place(op.because);
-                let target = bundle.ref_target(op.because).unwrap_or_default();
-                UncheckedOperation {
-                    display: op.display.clone(),
-                    file,
-                    line,
-                    column,
-                    reason: format!(
-                        "$ref `{target}` at {ref_file}:{ref_line}:{ref_column} was not loaded"
-                    ),
-                }
-            })
-            .collect(),
-        loaded: bundle.files.iter().map(|f| f.source.path.clone()).collect(),
-    });
-    result.errors = bundle.errors.clone();
-    let mut suppressions = Suppressions::collect(bundle);
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-    let mut resolving = Resolving::new(opts.root.as_deref().unwrap_or(&cwd));
-    let levelled = |d: Diagnostic, resolving: &mut Resolving| {
-        if !selected(d.rule, opts) {
-            return None;
-        }
-        let mut f = resolving.finding(bundle, d);
-        match config.level(f.rule, &f.source.path, &f.pointer) {
-            Some(Level::Off) => return None,
-            Some(Level::On(severity)) => f.severity = severity,
-            None => {}
-        }
-        Some(f)
-    };
-    // The operations each rule reported and kept (selected, not turned off): what shadows a
-    // weaker rule's finding. Shadowable findings wait until every rule has run, since the rule
-    // that shadows one may come later in the catalogue.
-    let mut reported: HashSet<(&'static str, Location)> = HashSet::new();
-    let mut waiting: Vec<Diagnostic> = Vec::new();
-    // What became of a diagnostic: shown, or silenced in the source.
-    enum Kept {
-        Shown(Finding),
-        Silenced(Suppressed),
-    }
-    let mut keep = |d: Diagnostic,
-                    resolving: &mut Resolving,
-                    reported: &mut HashSet<(&'static str, Location)>| {
-        let op_node = d.operation_node;
-        let op_key = d.operation_key;
-        // Advice on a deprecated operation is judged (its suppression is used, it shadows what
-        // it would) and then left out, unless the configuration sets its rule's level.
-        let left_out = d.deprecated_advice && !config.levels.contains_key(d.rule);
-        let f = levelled(d, resolving)?;
-        if let Some(key) = op_key {
-            reported.insert((f.rule, key));
-        }
-        let silenced = suppress::file_of(bundle, &f)
-            .and_then(|file| suppressions.silence(file, &f))
-            .or_else(|| {
-                // Written inside the operation object, which may be a `$ref` away.
-                let node = op_node?;
-                suppressions.silence_at(node.file, node.span, None, f.rule)
-            });
-        if left_out {
-            return None;
-        }
-        Some(match silenced {
-            Some(reason) => Kept::Silenced(Suppressed {
-                finding: f,
-                kind: SuppressionKind::InSource,
-                reason,
-            }),
-            None => Kept::Shown(f),
-        })
-    };
-    check_each(&cx, |diagnostics| {
-        // One rule's findings of a gap the whole API shares: one stands for all that are shown,
-        // and one for all that are silenced.
-        let mut shown_gap = Vec::new();
-        let mut silenced_gap = Vec::new();
-        // (What no operation declares: one phrase for all of a rule's marked findings.)
-        let mut gap = String::new();
-        for d in diagnostics.drain(..) {
-            if !d.shadowed_by.is_empty() && d.operation_key.is_some() {
-                waiting.push(d);
-                continue;
-            }
-            let shared = d.shared_gap.is_some();
-            if let Some(what) = &d.shared_gap {
-                gap.clone_from(what);
-            }
-            match keep(d, &mut resolving, &mut reported) {
-                Some(Kept::Shown(f)) if shared => shown_gap.push(f),
-                Some(Kept::Shown(f)) => result.findings.push(f),
-                Some(Kept::Silenced(s)) if shared => silenced_gap.push(s),
-                Some(Kept::Silenced(s)) => result.suppressed.push(s),
-                None => {}
-            }
-        }
-        if let Some(f) = one_for_the_gap(shown_gap, &gap, |f| f) {
-            result.findings.push(f);
-        }
-        if let Some(s) = one_for_the_gap(silenced_gap, &gap, |s| &mut s.finding) {
-            result.suppressed.push(s);
-        }
-    });
-    // In catalogue order, so a kept shadowable finding can shadow the next one in turn.
-    for d in waiting {
-        let key = d
-            .operation_key
-            .expect("only findings about an operation wait");
-        if d.shadowed_by.iter().any(|r| reported.contains(&(*r, key))) {
-            continue;
-        }
-        match keep(d, &mut resolving, &mut reported) {
-            Some(Kept::Shown(f)) => result.findings.push(f),
-            Some(Kept::Silenced(s)) => result.suppressed.push(s),
-            None => {}
-        }
-    }
-    let enabled = |rule: &str| selected(rule, opts) && config.levels.get(rule) != Some(&Level::Off);
-    for (at, message) in suppressions.unused(enabled) {
-        let d = cx.diagnostic(crate::rules::find(UNUSED).expect("registered"), at, message);
-        if let Some(f) = levelled(d, &mut resolving) {
-            result.findings.push(f);
-        }
-    }
-    result.timings.rules += rules_start.elapsed();
-    drop(cx);
-    Some(api)
-}
-
-/// The one finding that stands for a gap the whole API shares ([`Diagnostic::shared_gap`]): the
-/// first of the most severe (a per-path level may have raised or lowered some), its message
-/// counting the others and naming what no operation declares (`what`).
-fn one_for_the_gap<T>(
-    mut all: Vec<T>,
-    what: &str,
-    finding: impl Fn(&mut T) -> &mut Finding,
-) -> Option<T> {
-    let others = all.len().checked_sub(1)?;
-    let mut at = 0;
-    for i in 1..all.len() {
-        let here = finding(&mut all[i]).severity;
-        if here > finding(&mut all[at]).severity {
-            at = i;
-        }
-    }
-    let mut one = all.swap_remove(at);
-    if others > 0 {
-        finding(&mut one)
-            .message
-            .push_str(&crate::rules::shared_gap_note(what, others));
-    }
-    Some(one)
-}
-
-/// `--select` and `--ignore`.
-pub fn selected(rule: &str, opts: &Options) -> bool {
-    (opts.select.is_empty() || opts.select.iter().any(|s| s == rule))
-        && !opts.ignore.iter().any(|s| s == rule)
-}
-
-/// What turning one document's diagnostics into findings remembers: the fingerprints given so
-/// far (a repeat gets a counter), which mappings are in source order, and each file's path in
-/// its project.
-struct Resolving {
-    fingerprints: HashSet<[u8; 16]>,
-    pointers: PointerCache,
-    projects: Projects,
-    in_project: HashMap<crate::resolve::FileId, String>,
-}
-
-impl Resolving {
-    /// `fallback`: the project folder of files outside any git work tree.
-    fn new(fallback: &Path) -> Self {
-        Resolving {
-            fingerprints: HashSet::new(),
-            pointers: PointerCache::default(),
-            projects: Projects::new(fallback),
-            in_project: HashMap::new(),
-        }
-    }
-
-    fn finding(&mut self, bundle: &Bundle, d: Diagnostic) -> Finding {
-        let file = bundle.file(d.primary.file);
-        let start = file.source.line_col(d.primary.span.start as usize);
-        let end = file.source.line_col(d.primary.span.end as usize);
-        let pointer = self.pointers.pointer_to(&file.root, d.primary.span);
-        let projects = &mut self.projects;
-        let path = self
-            .in_project
-            .entry(d.primary.file)
-            .or_insert_with(|| projects.relative(&file.source.path));
-        // A place several operations share (a parameter component, a shared response) holds a
-        // finding of each: which operation is part of what it is, so one that goes away leaves
-        // the others' fingerprints as they were. A place of the operation's own (its method key
-        // or anything inside it) keeps the plain rule, file and pointer. The operation is named
-        // by its method, path and the pointer of its method key, which tells callbacks with one
-        // URL expression apart and stays the same when lines move.
-        let within = |outer: Location| {
-            outer.file == d.primary.file
-                && outer.span.start <= d.primary.span.start
-                && d.primary.span.end <= outer.span.end
-        };
-        let own_place = d.operation_node.is_some_and(within) || d.operation_key.is_some_and(within);
-        let operation = match (&d.operation, d.operation_key) {
-            (Some(op), Some(key)) if !own_place => {
-                let key_file = bundle.file(key.file);
-                let key_pointer = self.pointers.pointer_to(&key_file.root, key.span);
-                Some(format!("{} {} {key_pointer}", op.method, op.path))
-            }
-            _ => None,
-        };
-        let fingerprint = fingerprint(
-            d.rule,
-            path,
-            &pointer,
-            operation.as_deref(),
-            &mut self.fingerprints,
-        );
-        let labels = d
-            .labels
-            .into_iter()
-            .map(|l| resolve_label(bundle, d.primary, l.at, l.message))
-            .collect();
-        // Messages quote the document: a newline in a key must not break one-line formats.
-        let message = match printable(&d.message) {
-            Cow::Owned(escaped) => escaped,
-            Cow::Borrowed(_) => d.message,
-        };
-        Finding {
-            rule: d.rule,
-            severity: d.severity,
-            message,
-            line: start.line,
-            column: start.column,
-            end_line: end.line,
-            end_column: end.column,
-            pointer,
-            operation: d.operation,
-            operation_at: d
-                .operation_key
-                .map(|k| (bundle.file(k.file).source.path.clone(), k.span)),
-            fingerprint,
-            help: d.help,
-            labels,
-            source: Arc::clone(&file.source),
-            span: d.primary.span,
-        }
-    }
-}
-
-fn resolve_label(
-    bundle: &Bundle,
-    primary: Location,
-    at: Location,
-    message: Cow<'static, str>,
-) -> ResolvedLabel {
-    let file = bundle.file(at.file);
-    let lc = file.source.line_col(at.span.start as usize);
-    ResolvedLabel {
-        file: file.source.name.clone(),
-        line: lc.line,
-        column: lc.column,
-        span: at.span,
-        message,
-        same_file: at.file == primary.file,
-    }
-}
-
-/// A fingerprint stable under line shifts and independent of the working directory: rule, the
-/// file's path in its project ([`Projects`]) and JSON pointer, with the operation (method, path
-/// and the pointer of its method key) for a finding at a place outside its operation that
-/// others may share, plus a counter when several findings of one rule still share all of those
-/// (a path item several paths `$ref`).
-fn fingerprint(
-    rule: &str,
-    file: &str,
-    pointer: &str,
-    operation: Option<&str>,
-    seen: &mut HashSet<[u8; 16]>,
-) -> String {
-    let mut n = 0u32;
-    loop {
-        let mut h = Sha256::new();
-        h.update(rule.as_bytes());
-        h.update([0]);
-        h.update(file.as_bytes());
-        h.update([0]);
-        h.update(pointer.as_bytes());
-        if let Some(op) = operation {
-            h.update([0]);
-            h.update(op.as_bytes());
-        }
-        if n > 0 {
-            h.update(n.to_le_bytes());
-        }
-        let digest = h.finalize();
-        let mut short = [0u8; 16];
-        short.copy_from_slice(&digest[..16]);
-        if seen.insert(short) {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            return short
-                .iter()
-                .flat_map(|b| [HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]])
-                .map(char::from)
-                .collect();
-        }
-        n += 1;
-    }
 }

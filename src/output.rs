@@ -145,7 +145,7 @@ fn own_stream(meta: &std::fs::Metadata) -> Option<std::fs::File> {
 /// holds it. Judged on the absolute, normalised path, so `dev/fd/3` from `/` counts too.
 fn is_descriptor(path: &Path) -> bool {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-    let path = crate::resolve::normalize(&cwd.join(path));
+    let path = crate::files::normalize(&cwd.join(path));
     let parts: Vec<&str> = path
         .components()
         .filter_map(|c| match c {

@@ -5,9 +5,10 @@
 //! keeps its own file and span: findings in a shared component are reported there, once.
 
 use crate::fetch;
+use crate::files::{Files, normalize};
 use crate::limits::Limits;
 use std::collections::HashMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::source::{DuplicateKey, Entry, Node, ScalarKind, SourceFile, Span, Value};
@@ -201,6 +202,7 @@ impl Bundle {
         root: SourceFile,
         tree: Node,
         duplicates: Vec<DuplicateKey>,
+        files: &dyn Files,
         opts: &ResolveOptions,
     ) -> Bundle {
         let mut bundle = Bundle {
@@ -213,6 +215,7 @@ impl Bundle {
         };
         let mut state = LoadState {
             opts,
+            files,
             by_path: HashMap::from([(bundle.files[0].source.path.clone(), Bundle::ROOT)]),
             failed: HashMap::new(),
             bytes: 0,
@@ -392,7 +395,7 @@ impl Bundle {
             return known.map_err(Unfollowed::Problem);
         }
         let problem = |message: String| Err(Unfollowed::Problem(message));
-        let meta = match std::fs::metadata(&path) {
+        let meta = match state.files.metadata(&path) {
             Ok(meta) => meta,
             Err(_) => return problem(format!("$ref target file `{file_part}` not found")),
         };
@@ -406,9 +409,9 @@ impl Bundle {
                 "$ref target `{file_part}` is not a regular file (a pipe, socket or device)"
             ));
         }
-        self.check_budget(meta.len(), state)?;
+        self.check_budget(meta.len, state)?;
         let name = display_name(&from.name, file_part);
-        let loaded = load_file(&path, name, &state.opts.limits);
+        let loaded = load_file(state.files, &path, name, &state.opts.limits);
         if loaded.is_ok() {
             state
                 .by_spelling
@@ -646,6 +649,8 @@ impl Bundle {
 /// What loading a bundle keeps track of across files.
 struct LoadState<'o> {
     opts: &'o ResolveOptions,
+    /// Where every local file is read.
+    files: &'o dyn Files,
     by_path: HashMap<PathBuf, FileId>,
     /// Files that could not be read, with the message every `$ref` to them gets.
     failed: HashMap<PathBuf, String>,
@@ -658,22 +663,26 @@ struct LoadState<'o> {
 }
 
 impl LoadState<'_> {
-    /// `path` with every symbolic link resolved, as `std::fs::canonicalize` gives it (or `path`
-    /// itself when it does not exist), asking the file system about each directory once: a
+    /// `path` with every symbolic link resolved, as `Files::canonicalize` gives it (or `path`
+    /// itself when it does not exist), asking the files about each directory once: a
     /// spec of thousands of files in a few hundred folders costs a `lstat` a folder, not a
     /// `readlink` for every component of every `$ref`.
     fn canonical(&mut self, path: &Path) -> PathBuf {
         let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
-            return std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+            return self
+                .files
+                .canonicalize(path)
+                .unwrap_or_else(|_| path.to_path_buf());
         };
         let dir = self.canonical_dir(dir);
         let joined = dir.join(name);
-        match std::fs::symlink_metadata(&joined) {
-            Ok(meta) if meta.file_type().is_symlink() => {
-                std::fs::canonicalize(&joined).unwrap_or(joined)
-            }
-            Ok(_) => joined,
-            Err(_) => std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
+        match self.files.is_symlink(&joined) {
+            Ok(true) => self.files.canonicalize(&joined).unwrap_or(joined),
+            Ok(false) => joined,
+            Err(_) => self
+                .files
+                .canonicalize(path)
+                .unwrap_or_else(|_| path.to_path_buf()),
         }
     }
 
@@ -684,12 +693,15 @@ impl LoadState<'_> {
         let canonical = match (dir.parent(), dir.file_name()) {
             (Some(parent), Some(name)) => {
                 let joined = self.canonical_dir(parent).join(name);
-                match std::fs::symlink_metadata(&joined) {
-                    Ok(meta) if !meta.file_type().is_symlink() => joined,
-                    _ => std::fs::canonicalize(&joined).unwrap_or(joined),
+                match self.files.is_symlink(&joined) {
+                    Ok(false) => joined,
+                    _ => self.files.canonicalize(&joined).unwrap_or(joined),
                 }
             }
-            _ => std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf()),
+            _ => self
+                .files
+                .canonicalize(dir)
+                .unwrap_or_else(|_| dir.to_path_buf()),
         };
         self.dirs.insert(dir.to_path_buf(), canonical.clone());
         canonical
@@ -713,9 +725,14 @@ enum RefError {
     Cycle,
 }
 
-fn load_file(path: &Path, name: String, limits: &Limits) -> Result<BundleFile, FileError> {
-    let source =
-        SourceFile::read(path, name.clone(), limits).map_err(|e| FileError::unreadable(name, e))?;
+fn load_file(
+    files: &dyn Files,
+    path: &Path,
+    name: String,
+    limits: &Limits,
+) -> Result<BundleFile, FileError> {
+    let source = SourceFile::read(files, path, name.clone(), limits)
+        .map_err(|e| FileError::unreadable(name, e))?;
     parse_file(source, limits)
 }
 
@@ -847,25 +864,6 @@ fn display_name(from_name: &str, file_part: &str) -> String {
     let decoded = percent_decode(file_part).unwrap_or_else(|| file_part.to_string());
     let dir = Path::new(from_name).parent().unwrap_or(Path::new(""));
     normalize(&dir.join(decoded)).to_string_lossy().into_owned()
-}
-
-/// Removes `.` and folds `dir/..` without touching the file system; leading `..` stay.
-pub fn normalize(path: &Path) -> PathBuf {
-    let mut out: Vec<Component> = Vec::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => match out.last() {
-                Some(Component::Normal(_)) => {
-                    out.pop();
-                }
-                Some(Component::RootDir | Component::Prefix(_)) => {}
-                _ => out.push(c),
-            },
-            _ => out.push(c),
-        }
-    }
-    out.iter().collect()
 }
 
 fn percent_decode(s: &str) -> Option<String> {

@@ -3,10 +3,10 @@
 //! pull-request comment, or one self-contained HTML page.
 
 use crate::diagnostic::Severity;
+use crate::engine::Linted;
 use crate::idempotency::{
     Declared, declared, fixed_value_body, has_if_match, key_carriers, stated_lifetime,
 };
-use crate::lint::Linted;
 use crate::model::{Method, Operation};
 use crate::resolve::{Bundle, Location};
 use crate::rules::{json_patch_ops, meta, relative_change_evidence};

@@ -188,9 +188,13 @@ fn profile_names_are_case_insensitive() {
     let dir = project(Some("extends: Zalando\n"));
     let (code, out, err) = run(&dir, &[]);
     assert_eq!((code, &out, &err[..]), (0, &lower, ""), "extends: Zalando");
-    let config =
-        idemlint::config::Config::load(&dir.path().join(".idemlint.yaml"), ".idemlint.yaml", None)
-            .unwrap();
+    let config = idemlint::config::Config::load(
+        &idemlint::files::Disk,
+        &dir.path().join(".idemlint.yaml"),
+        ".idemlint.yaml",
+        None,
+    )
+    .unwrap();
     assert_eq!(config.profile, "zalando");
     assert_eq!(config.settings.mismatch_status, "400");
     let dir = project(Some("extends: Zalandoo\n"));
@@ -408,7 +412,9 @@ fn the_readme_example_configuration_loads() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(".idemlint.yaml");
     std::fs::write(&path, &after[start..start + end]).unwrap();
-    let config = idemlint::config::Config::load(&path, ".idemlint.yaml", None).expect("loads");
+    let config =
+        idemlint::config::Config::load(&idemlint::files::Disk, &path, ".idemlint.yaml", None)
+            .expect("loads");
     assert_eq!(config.profile, "stripe");
     assert_eq!(
         config.settings.key_headers,

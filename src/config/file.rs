@@ -9,6 +9,7 @@ use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 
 use super::{Settings, apply_profile};
 use crate::diagnostic::Severity;
+use crate::files::Files;
 use crate::heuristics::lifetime;
 use crate::inputs::Excludes;
 use crate::source::{Node, SourceFile, Span};
@@ -99,18 +100,20 @@ impl Config {
 
     /// Reads `path`; `profile` (from the command line) wins over the file's `extends`.
     pub fn load(
+        files: &dyn Files,
         path: &Path,
         name: &str,
         profile: Option<&str>,
     ) -> Result<Config, Vec<ConfigError>> {
-        let source = SourceFile::read(path, name.to_string(), &Limits::default()).map_err(|e| {
-            vec![ConfigError {
-                file: name.to_string(),
-                line: e.line,
-                column: e.column,
-                message: e.message,
-            }]
-        })?;
+        let source =
+            SourceFile::read(files, path, name.to_string(), &Limits::default()).map_err(|e| {
+                vec![ConfigError {
+                    file: name.to_string(),
+                    line: e.line,
+                    column: e.column,
+                    message: e.message,
+                }]
+            })?;
         let mut reader = Reader {
             source: &source,
             errors: Vec::new(),
@@ -135,7 +138,8 @@ impl Config {
             }
         };
         // Globs are relative to the file's folder, made absolute as linted paths are.
-        let dir = std::fs::canonicalize(path)
+        let dir = files
+            .canonicalize(path)
             .ok()
             .and_then(|p| p.parent().map(Path::to_path_buf))
             .unwrap_or_else(|| {
@@ -178,16 +182,16 @@ impl Config {
 
 /// The nearest configuration file at or above `dir`. The search stops at a repository's root
 /// (a folder holding `.git`), so a project never picks up a stranger's configuration.
-pub fn find_config_file(dir: &Path) -> Option<PathBuf> {
+pub fn find_config_file(files: &dyn Files, dir: &Path) -> Option<PathBuf> {
     let mut dir = Some(dir);
     while let Some(d) = dir {
         for name in CONFIG_NAMES {
             let candidate = d.join(name);
-            if candidate.is_file() {
+            if files.metadata(&candidate).is_ok_and(|m| m.is_file()) {
                 return Some(candidate);
             }
         }
-        if d.join(".git").exists() {
+        if files.metadata(&d.join(".git")).is_ok() {
             return None;
         }
         dir = d.parent();

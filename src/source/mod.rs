@@ -8,6 +8,7 @@ mod yaml;
 
 use std::path::{Path, PathBuf};
 
+use crate::files::Files;
 use crate::limits::Limits;
 
 pub use line_index::{LineCol, LineIndex};
@@ -109,14 +110,19 @@ impl SourceFile {
         Ok(SourceFile::new(path, name, text, format))
     }
 
-    /// Reads and decodes a file from disk, refusing files over the size limit.
-    pub fn read(path: &Path, name: String, limits: &Limits) -> Result<Self, ReadError> {
+    /// Reads and decodes a file, refusing files over the size limit unread.
+    pub fn read(
+        files: &dyn Files,
+        path: &Path,
+        name: String,
+        limits: &Limits,
+    ) -> Result<Self, ReadError> {
         let fail = |message: String| ReadError {
             line: 1,
             column: 1,
             message,
         };
-        let meta = std::fs::metadata(path).map_err(|e| fail(io_message(&e)))?;
+        let meta = files.metadata(path).map_err(|e| fail(io_message(&e)))?;
         if meta.is_dir() {
             return Err(fail("is a directory".to_string()));
         }
@@ -127,10 +133,10 @@ impl SourceFile {
                     .to_string(),
             ));
         }
-        if let Some(message) = limits.too_large(meta.len()) {
+        if let Some(message) = limits.too_large(meta.len) {
             return Err(fail(message));
         }
-        let bytes = std::fs::read(path).map_err(|e| fail(io_message(&e)))?;
+        let bytes = files.read(path).map_err(|e| fail(io_message(&e)))?;
         SourceFile::decode(path.to_path_buf(), name, bytes)
     }
 

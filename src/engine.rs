@@ -1,0 +1,560 @@
+//! The engine: one root document, read through a [`Files`], turned into its outcome (findings
+//! shown and silenced, input errors, operations) by the stages every front end shares: parse →
+//! resolve `$ref`s → model → rules → filter (selection, levels, suppressions, shadowing) → report
+//! rows with their fingerprints. `check` and `review` run it for each document of a run
+//! (`lint.rs`); editors and git revisions run it with their own [`Files`].
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use sha2::{Digest, Sha256};
+
+use crate::config::{Config, Level};
+use crate::diagnostic::Diagnostic;
+use crate::files::Files;
+use crate::model;
+use crate::options::Options;
+use crate::project::Projects;
+use crate::report::{
+    DocumentOperation, Finding, LintedDocument, ResolvedLabel, Suppressed, SuppressionKind,
+    UncheckedOperation, printable,
+};
+use crate::resolve::{Bundle, ErrorKind, FileError, Location, PointerCache, ResolveOptions};
+use crate::rules::{Context, check_each};
+use crate::source::SourceFile;
+use crate::suppress::{self, Suppressions};
+use crate::timings::{Timings, timed};
+
+/// The rule that reports suppressions that silence nothing.
+const UNUSED: &str = "unused-suppression";
+
+/// What linting one root document gave.
+#[derive(Default)]
+pub struct Outcome {
+    /// Findings shown, suppressions and levels applied, in report order.
+    pub findings: Vec<Finding>,
+    /// Findings silenced in the source.
+    pub suppressed: Vec<Suppressed>,
+    /// Why the document, or some file it reaches, could not be (fully) linted.
+    pub errors: Vec<FileError>,
+    /// Whether the rules ran on it.
+    pub linted: bool,
+    pub operations: usize,
+    /// The linted document and its operations, for per-operation formats (JUnit).
+    pub document: Option<LintedDocument>,
+    pub timings: Timings,
+}
+
+/// One linted document as a front end sees it beside the report, while its tree is loaded.
+pub struct Linted<'a> {
+    pub bundle: &'a Bundle,
+    pub api: &'a model::Api<'a>,
+    pub config: &'a Config,
+    /// The document's findings, suppressions and levels applied, in report order.
+    pub findings: &'a [Finding],
+}
+
+/// How much a linted file's problems matter.
+#[derive(Debug, Clone, Copy)]
+pub struct Strict {
+    /// Invalid YAML or JSON is an error.
+    pub parse: bool,
+    /// A file that parses but is not an OpenAPI document is an error.
+    pub not_openapi: bool,
+}
+
+impl Strict {
+    /// A document the user named: each of its problems is an error.
+    pub const NAMED: Strict = Strict {
+        parse: true,
+        not_openapi: true,
+    };
+}
+
+pub(crate) fn parse_error(source: &SourceFile, e: crate::source::LoadError) -> FileError {
+    let at = source.line_col(e.span.start as usize);
+    FileError {
+        kind: ErrorKind::Input,
+        file: source.name.clone(),
+        line: at.line,
+        column: at.column,
+        message: e.message,
+    }
+}
+
+/// Findings in the order every report shows them: by file, position, rule and message; findings
+/// alike in all of those (one shared `$ref` target reported for two operations) by their
+/// operations' place in the document, then by fingerprint. The order is the same every run
+/// without a stable sort, whose buffer would copy half the findings.
+pub(crate) fn sort_findings(findings: &mut [Finding]) {
+    findings.sort_unstable_by(|a, b| sort_key(a).cmp(&sort_key(b)));
+}
+
+type SortKey<'f> = (
+    &'f str,
+    u32,
+    u32,
+    &'static str,
+    &'f str,
+    Option<(&'f Path, u32)>,
+    &'f str,
+);
+
+fn sort_key(f: &Finding) -> SortKey<'_> {
+    (
+        f.file(),
+        f.line,
+        f.column,
+        f.rule,
+        &f.message,
+        f.operation_at
+            .as_ref()
+            .map(|(path, span)| (path.as_path(), span.start)),
+        &f.fingerprint,
+    )
+}
+
+/// What the engine lints a document with, besides the document.
+pub struct Setup<'a> {
+    /// Where every file is read: the root's `$ref` targets and nothing else (the root is read
+    /// by the caller, who had to read it to know it for a document).
+    pub files: &'a dyn Files,
+    /// Where `$ref`s may lead.
+    pub resolve: &'a ResolveOptions,
+    /// The configuration governing the document.
+    pub config: &'a Config,
+    /// The run's selection, limits and project root.
+    pub opts: &'a Options,
+}
+
+/// The engine: lints one root document (and the files its `$ref`s reach) into its outcome.
+/// `each` makes the front end's part of the output while the document's model is loaded
+/// (`review`'s answers), named by the document. `keep_tree`: leave the trees allocated (see
+/// `Options::skip_teardown`).
+pub fn lint_document<T>(
+    source: SourceFile,
+    strict: Strict,
+    setup: &Setup<'_>,
+    keep_tree: bool,
+    each: &(dyn Fn(&Linted<'_>) -> T + Sync),
+) -> (Outcome, Option<(String, T)>) {
+    let Setup {
+        files,
+        resolve,
+        config,
+        opts,
+    } = *setup;
+    let mut result = Outcome::default();
+    // Walked files were checked already; a named `.yaml`/`.json` file is parsed and judged by
+    // its content, so only a file of another kind (Cargo.toml) is turned away unparsed.
+    if !crate::discover::is_spec_extension(&source.path)
+        && !crate::discover::looks_like_root(source.text.as_bytes())
+    {
+        if strict.not_openapi {
+            result.errors.push(FileError {
+                kind: ErrorKind::Input,
+                file: source.name.clone(),
+                line: 1,
+                column: 1,
+                message: "not an OpenAPI document: no top-level `openapi` or `swagger` key"
+                    .to_string(),
+            });
+        }
+        return (result, None);
+    }
+    let loaded = match timed(&mut result.timings.parse, || source.parse(&opts.limits)) {
+        Ok(l) => l,
+        Err(e) => {
+            if strict.parse {
+                result.errors.push(parse_error(&source, e));
+            }
+            return (result, None);
+        }
+    };
+    if let Err(e) = model::build::spec_version(&loaded.root) {
+        if strict.not_openapi {
+            result.errors.push(FileError {
+                kind: ErrorKind::Input,
+                file: source.name.clone(),
+                line: 1,
+                column: 1,
+                message: e.0,
+            });
+        }
+        return (result, None);
+    }
+    let bundle = timed(&mut result.timings.resolve, || {
+        Bundle::load(source, loaded.root, loaded.duplicates, files, resolve)
+    });
+    let made = lint_bundle(&bundle, config, opts, &mut result).map(|api| {
+        sort_findings(&mut result.findings);
+        let linted = Linted {
+            bundle: &bundle,
+            api: &api,
+            config,
+            findings: &result.findings,
+        };
+        (bundle.file(Bundle::ROOT).source.name.clone(), each(&linted))
+    });
+    if keep_tree {
+        std::mem::forget(bundle);
+    }
+    (result, made)
+}
+
+/// Models a loaded document and runs the rules on it, into `result`; gives the model back,
+/// unless the document could not be modelled.
+fn lint_bundle<'b>(
+    bundle: &'b Bundle,
+    config: &Config,
+    opts: &Options,
+    result: &mut Outcome,
+) -> Option<model::Api<'b>> {
+    let api = match timed(&mut result.timings.model, || model::build(bundle)) {
+        Ok(api) => api,
+        Err(e) => {
+            result.errors.push(FileError {
+                kind: ErrorKind::Input,
+                file: bundle.file(Bundle::ROOT).source.name.clone(),
+                line: 1,
+                column: 1,
+                message: e.0,
+            });
+            return None;
+        }
+    };
+    let rules_start = std::time::Instant::now();
+    let cx = Context::new(&api, bundle, &config.settings);
+    result.linted = true;
+    result.operations = api.operations.len() + api.unchecked.len();
+    let place = |at: Location| {
+        let file = bundle.file(at.file);
+        let lc = file.source.line_col(at.span.start as usize);
+        (file.source.name.clone(), lc.line, lc.column)
+    };
+    result.document = Some(LintedDocument {
+        file: bundle.file(Bundle::ROOT).source.name.clone(),
+        operations: api
+            .operations
+            .iter()
+            .map(|op| DocumentOperation {
+                display: op.display(),
+                at: (bundle.file(op.key.file).source.path.clone(), op.key.span),
+            })
+            .collect(),
+        unchecked: api
+            .unchecked
+            .iter()
+            .map(|op| {
+                let (file, line, column) = place(op.key);
+                let (ref_file, ref_line, ref_column) = place(op.because);
+                let target = bundle.ref_target(op.because).unwrap_or_default();
+                UncheckedOperation {
+                    display: op.display.clone(),
+                    file,
+                    line,
+                    column,
+                    reason: format!(
+                        "$ref `{target}` at {ref_file}:{ref_line}:{ref_column} was not loaded"
+                    ),
+                }
+            })
+            .collect(),
+        loaded: bundle.files.iter().map(|f| f.source.path.clone()).collect(),
+    });
+    result.errors = bundle.errors.clone();
+    let mut suppressions = Suppressions::collect(bundle);
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    let mut resolving = Resolving::new(opts.root.as_deref().unwrap_or(&cwd));
+    let levelled = |d: Diagnostic, resolving: &mut Resolving| {
+        if !selected(d.rule, opts) {
+            return None;
+        }
+        let mut f = resolving.finding(bundle, d);
+        match config.level(f.rule, &f.source.path, &f.pointer) {
+            Some(Level::Off) => return None,
+            Some(Level::On(severity)) => f.severity = severity,
+            None => {}
+        }
+        Some(f)
+    };
+    // The operations each rule reported and kept (selected, not turned off): what shadows a
+    // weaker rule's finding. Shadowable findings wait until every rule has run, since the rule
+    // that shadows one may come later in the catalogue.
+    let mut reported: HashSet<(&'static str, Location)> = HashSet::new();
+    let mut waiting: Vec<Diagnostic> = Vec::new();
+    // What became of a diagnostic: shown, or silenced in the source.
+    enum Kept {
+        Shown(Finding),
+        Silenced(Suppressed),
+    }
+    let mut keep = |d: Diagnostic,
+                    resolving: &mut Resolving,
+                    reported: &mut HashSet<(&'static str, Location)>| {
+        let op_node = d.operation_node;
+        let op_key = d.operation_key;
+        // Advice on a deprecated operation is judged (its suppression is used, it shadows what
+        // it would) and then left out, unless the configuration sets its rule's level.
+        let left_out = d.deprecated_advice && !config.levels.contains_key(d.rule);
+        let f = levelled(d, resolving)?;
+        if let Some(key) = op_key {
+            reported.insert((f.rule, key));
+        }
+        let silenced = suppress::file_of(bundle, &f)
+            .and_then(|file| suppressions.silence(file, &f))
+            .or_else(|| {
+                // Written inside the operation object, which may be a `$ref` away.
+                let node = op_node?;
+                suppressions.silence_at(node.file, node.span, None, f.rule)
+            });
+        if left_out {
+            return None;
+        }
+        Some(match silenced {
+            Some(reason) => Kept::Silenced(Suppressed {
+                finding: f,
+                kind: SuppressionKind::InSource,
+                reason,
+            }),
+            None => Kept::Shown(f),
+        })
+    };
+    check_each(&cx, |diagnostics| {
+        // One rule's findings of a gap the whole API shares: one stands for all that are shown,
+        // and one for all that are silenced.
+        let mut shown_gap = Vec::new();
+        let mut silenced_gap = Vec::new();
+        // (What no operation declares: one phrase for all of a rule's marked findings.)
+        let mut gap = String::new();
+        for d in diagnostics.drain(..) {
+            if !d.shadowed_by.is_empty() && d.operation_key.is_some() {
+                waiting.push(d);
+                continue;
+            }
+            let shared = d.shared_gap.is_some();
+            if let Some(what) = &d.shared_gap {
+                gap.clone_from(what);
+            }
+            match keep(d, &mut resolving, &mut reported) {
+                Some(Kept::Shown(f)) if shared => shown_gap.push(f),
+                Some(Kept::Shown(f)) => result.findings.push(f),
+                Some(Kept::Silenced(s)) if shared => silenced_gap.push(s),
+                Some(Kept::Silenced(s)) => result.suppressed.push(s),
+                None => {}
+            }
+        }
+        if let Some(f) = one_for_the_gap(shown_gap, &gap, |f| f) {
+            result.findings.push(f);
+        }
+        if let Some(s) = one_for_the_gap(silenced_gap, &gap, |s| &mut s.finding) {
+            result.suppressed.push(s);
+        }
+    });
+    // In catalogue order, so a kept shadowable finding can shadow the next one in turn.
+    for d in waiting {
+        let key = d
+            .operation_key
+            .expect("only findings about an operation wait");
+        if d.shadowed_by.iter().any(|r| reported.contains(&(*r, key))) {
+            continue;
+        }
+        match keep(d, &mut resolving, &mut reported) {
+            Some(Kept::Shown(f)) => result.findings.push(f),
+            Some(Kept::Silenced(s)) => result.suppressed.push(s),
+            None => {}
+        }
+    }
+    let enabled = |rule: &str| selected(rule, opts) && config.levels.get(rule) != Some(&Level::Off);
+    for (at, message) in suppressions.unused(enabled) {
+        let d = cx.diagnostic(crate::rules::find(UNUSED).expect("registered"), at, message);
+        if let Some(f) = levelled(d, &mut resolving) {
+            result.findings.push(f);
+        }
+    }
+    result.timings.rules += rules_start.elapsed();
+    drop(cx);
+    Some(api)
+}
+
+/// The one finding that stands for a gap the whole API shares ([`Diagnostic::shared_gap`]): the
+/// first of the most severe (a per-path level may have raised or lowered some), its message
+/// counting the others and naming what no operation declares (`what`).
+fn one_for_the_gap<T>(
+    mut all: Vec<T>,
+    what: &str,
+    finding: impl Fn(&mut T) -> &mut Finding,
+) -> Option<T> {
+    let others = all.len().checked_sub(1)?;
+    let mut at = 0;
+    for i in 1..all.len() {
+        let here = finding(&mut all[i]).severity;
+        if here > finding(&mut all[at]).severity {
+            at = i;
+        }
+    }
+    let mut one = all.swap_remove(at);
+    if others > 0 {
+        finding(&mut one)
+            .message
+            .push_str(&crate::rules::shared_gap_note(what, others));
+    }
+    Some(one)
+}
+
+/// `--select` and `--ignore`.
+pub fn selected(rule: &str, opts: &Options) -> bool {
+    (opts.select.is_empty() || opts.select.iter().any(|s| s == rule))
+        && !opts.ignore.iter().any(|s| s == rule)
+}
+
+/// What turning one document's diagnostics into findings remembers: the fingerprints given so
+/// far (a repeat gets a counter), which mappings are in source order, and each file's path in
+/// its project.
+struct Resolving {
+    fingerprints: HashSet<[u8; 16]>,
+    pointers: PointerCache,
+    projects: Projects,
+    in_project: HashMap<crate::resolve::FileId, String>,
+}
+
+impl Resolving {
+    /// `fallback`: the project folder of files outside any git work tree.
+    fn new(fallback: &Path) -> Self {
+        Resolving {
+            fingerprints: HashSet::new(),
+            pointers: PointerCache::default(),
+            projects: Projects::new(fallback),
+            in_project: HashMap::new(),
+        }
+    }
+
+    fn finding(&mut self, bundle: &Bundle, d: Diagnostic) -> Finding {
+        let file = bundle.file(d.primary.file);
+        let start = file.source.line_col(d.primary.span.start as usize);
+        let end = file.source.line_col(d.primary.span.end as usize);
+        let pointer = self.pointers.pointer_to(&file.root, d.primary.span);
+        let projects = &mut self.projects;
+        let path = self
+            .in_project
+            .entry(d.primary.file)
+            .or_insert_with(|| projects.relative(&file.source.path));
+        // A place several operations share (a parameter component, a shared response) holds a
+        // finding of each: which operation is part of what it is, so one that goes away leaves
+        // the others' fingerprints as they were. A place of the operation's own (its method key
+        // or anything inside it) keeps the plain rule, file and pointer. The operation is named
+        // by its method, path and the pointer of its method key, which tells callbacks with one
+        // URL expression apart and stays the same when lines move.
+        let within = |outer: Location| {
+            outer.file == d.primary.file
+                && outer.span.start <= d.primary.span.start
+                && d.primary.span.end <= outer.span.end
+        };
+        let own_place = d.operation_node.is_some_and(within) || d.operation_key.is_some_and(within);
+        let operation = match (&d.operation, d.operation_key) {
+            (Some(op), Some(key)) if !own_place => {
+                let key_file = bundle.file(key.file);
+                let key_pointer = self.pointers.pointer_to(&key_file.root, key.span);
+                Some(format!("{} {} {key_pointer}", op.method, op.path))
+            }
+            _ => None,
+        };
+        let fingerprint = fingerprint(
+            d.rule,
+            path,
+            &pointer,
+            operation.as_deref(),
+            &mut self.fingerprints,
+        );
+        let labels = d
+            .labels
+            .into_iter()
+            .map(|l| resolve_label(bundle, d.primary, l.at, l.message))
+            .collect();
+        // Messages quote the document: a newline in a key must not break one-line formats.
+        let message = match printable(&d.message) {
+            Cow::Owned(escaped) => escaped,
+            Cow::Borrowed(_) => d.message,
+        };
+        Finding {
+            rule: d.rule,
+            severity: d.severity,
+            message,
+            line: start.line,
+            column: start.column,
+            end_line: end.line,
+            end_column: end.column,
+            pointer,
+            operation: d.operation,
+            operation_at: d
+                .operation_key
+                .map(|k| (bundle.file(k.file).source.path.clone(), k.span)),
+            fingerprint,
+            help: d.help,
+            labels,
+            source: Arc::clone(&file.source),
+            span: d.primary.span,
+        }
+    }
+}
+
+fn resolve_label(
+    bundle: &Bundle,
+    primary: Location,
+    at: Location,
+    message: Cow<'static, str>,
+) -> ResolvedLabel {
+    let file = bundle.file(at.file);
+    let lc = file.source.line_col(at.span.start as usize);
+    ResolvedLabel {
+        file: file.source.name.clone(),
+        line: lc.line,
+        column: lc.column,
+        span: at.span,
+        message,
+        same_file: at.file == primary.file,
+    }
+}
+
+/// A fingerprint stable under line shifts and independent of the working directory: rule, the
+/// file's path in its project ([`Projects`]) and JSON pointer, with the operation (method, path
+/// and the pointer of its method key) for a finding at a place outside its operation that
+/// others may share, plus a counter when several findings of one rule still share all of those
+/// (a path item several paths `$ref`).
+fn fingerprint(
+    rule: &str,
+    file: &str,
+    pointer: &str,
+    operation: Option<&str>,
+    seen: &mut HashSet<[u8; 16]>,
+) -> String {
+    let mut n = 0u32;
+    loop {
+        let mut h = Sha256::new();
+        h.update(rule.as_bytes());
+        h.update([0]);
+        h.update(file.as_bytes());
+        h.update([0]);
+        h.update(pointer.as_bytes());
+        if let Some(op) = operation {
+            h.update([0]);
+            h.update(op.as_bytes());
+        }
+        if n > 0 {
+            h.update(n.to_le_bytes());
+        }
+        let digest = h.finalize();
+        let mut short = [0u8; 16];
+        short.copy_from_slice(&digest[..16]);
+        if seen.insert(short) {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            return short
+                .iter()
+                .flat_map(|b| [HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]])
+                .map(char::from)
+                .collect();
+        }
+        n += 1;
+    }
+}

@@ -1,0 +1,39 @@
+//! What a run is asked to do: the options `check` and `review` share, set from the command line.
+
+use std::path::PathBuf;
+
+use crate::config::Config;
+use crate::inputs::Excludes;
+use crate::limits::Limits;
+
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Where `$ref`s may lead; defaults to the working directory.
+    pub root: Option<PathBuf>,
+    /// One configuration for every file (`--config`, or set by a caller); without it each file
+    /// gets its nearest `.idemlint.yaml`, or the defaults.
+    pub config: Option<Config>,
+    /// `--profile`: wins over a configuration's `extends`.
+    pub profile: Option<String>,
+    /// `--select`: only these rules run (empty: all).
+    pub select: Vec<String>,
+    /// `--ignore`: these rules do not run.
+    pub ignore: Vec<String>,
+    /// Named files that are no OpenAPI document are skipped, as in a directory walk, instead of
+    /// being an error (for hooks that pass every YAML file).
+    pub skip_non_openapi: bool,
+    /// Leave the document's tree allocated when done with it, when the run lints one document.
+    /// Freeing millions of nodes is a tenth of the run time on a large spec, and a process about
+    /// to exit need not pay it; with many documents, though, the trees would add up.
+    pub skip_teardown: bool,
+    /// `--exclude`: documents not to lint (a configuration's `exclude:` adds its own).
+    pub exclude: Option<Excludes>,
+    /// `--stdin-filename`: the name and place of the document read from `-`.
+    pub stdin_filename: Option<PathBuf>,
+    /// File size, nesting, alias and `$ref` fan-out limits.
+    pub limits: Limits,
+    /// `--allow-outside-root`: `$ref`s may read any local file.
+    pub allow_outside_root: bool,
+    /// `--allow-remote-refs`: `$ref`s to http(s) URLs are fetched.
+    pub allow_remote_refs: bool,
+}
