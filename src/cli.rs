@@ -618,7 +618,7 @@ fn check(mut args: CheckArgs) -> u8 {
     if let Some(path) = &args.baseline {
         match crate::baseline::load(path) {
             Ok(baseline) => crate::baseline::apply(&mut report, &baseline, &|rule| {
-                crate::engine::selected(rule, &opts)
+                crate::filter::selected(rule, &opts)
             }),
             Err(e) => {
                 eprintln!("error: baseline {}: {e}", path.display());

@@ -97,6 +97,24 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// A finding of `rule` at `at`; the builders below add the rest.
+    pub fn new(rule: &'static str, severity: Severity, at: Location, message: String) -> Self {
+        Diagnostic {
+            rule,
+            severity,
+            message,
+            primary: at,
+            operation: None,
+            operation_key: None,
+            operation_node: None,
+            labels: Vec::new(),
+            help: None,
+            shadowed_by: &[],
+            shared_gap: None,
+            deprecated_advice: false,
+        }
+    }
+
     /// Left out when one of `rules` reports the same operation (see [`Diagnostic::shadowed_by`]).
     pub fn shadowed_by(mut self, rules: &'static [&'static str]) -> Self {
         self.shadowed_by = rules;

@@ -11,9 +11,9 @@ use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 
-use crate::config::{Config, Level};
-use crate::diagnostic::Diagnostic;
+use crate::config::Config;
 use crate::files::Files;
+use crate::filter::{Filter, Kept};
 use crate::model;
 use crate::options::Options;
 use crate::project::Projects;
@@ -24,11 +24,7 @@ use crate::report::{
 use crate::resolve::{Bundle, ErrorKind, FileError, Location, PointerCache, ResolveOptions};
 use crate::rules::{Context, check_each};
 use crate::source::SourceFile;
-use crate::suppress::{self, Suppressions};
 use crate::timings::{Timings, timed};
-
-/// The rule that reports suppressions that silence nothing.
-const UNUSED: &str = "unused-suppression";
 
 /// What linting one root document gave.
 #[derive(Default)]
@@ -265,148 +261,27 @@ fn lint_bundle<'b>(
         loaded: bundle.files.iter().map(|f| f.source.path.clone()).collect(),
     });
     result.errors = bundle.errors.clone();
-    let mut suppressions = Suppressions::collect(bundle);
+    let mut filter = Filter::new(bundle, config, opts);
+    let mut kept = Vec::new();
+    check_each(&cx, |diagnostics| filter.rule(diagnostics, &mut kept));
+    filter.finish(&mut kept);
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
     let mut resolving = Resolving::new(opts.root.as_deref().unwrap_or(&cwd));
-    let levelled = |d: Diagnostic, resolving: &mut Resolving| {
-        if !selected(d.rule, opts) {
-            return None;
-        }
-        let mut f = resolving.finding(bundle, d);
-        match config.level(f.rule, &f.source.path, &f.pointer) {
-            Some(Level::Off) => return None,
-            Some(Level::On(severity)) => f.severity = severity,
-            None => {}
-        }
-        Some(f)
-    };
-    // The operations each rule reported and kept (selected, not turned off): what shadows a
-    // weaker rule's finding. Shadowable findings wait until every rule has run, since the rule
-    // that shadows one may come later in the catalogue.
-    let mut reported: HashSet<(&'static str, Location)> = HashSet::new();
-    let mut waiting: Vec<Diagnostic> = Vec::new();
-    // What became of a diagnostic: shown, or silenced in the source.
-    enum Kept {
-        Shown(Finding),
-        Silenced(Suppressed),
-    }
-    let mut keep = |d: Diagnostic,
-                    resolving: &mut Resolving,
-                    reported: &mut HashSet<(&'static str, Location)>| {
-        let op_node = d.operation_node;
-        let op_key = d.operation_key;
-        // Advice on a deprecated operation is judged (its suppression is used, it shadows what
-        // it would) and then left out, unless the configuration sets its rule's level.
-        let left_out = d.deprecated_advice && !config.levels.contains_key(d.rule);
-        let f = levelled(d, resolving)?;
-        if let Some(key) = op_key {
-            reported.insert((f.rule, key));
-        }
-        let silenced = suppress::file_of(bundle, &f)
-            .and_then(|file| suppressions.silence(file, &f))
-            .or_else(|| {
-                // Written inside the operation object, which may be a `$ref` away.
-                let node = op_node?;
-                suppressions.silence_at(node.file, node.span, None, f.rule)
-            });
-        if left_out {
-            return None;
-        }
-        Some(match silenced {
-            Some(reason) => Kept::Silenced(Suppressed {
-                finding: f,
+    for mut k in kept {
+        let silenced = k.silenced.take();
+        let finding = resolving.finding(bundle, k);
+        match silenced {
+            Some(reason) => result.suppressed.push(Suppressed {
+                finding,
                 kind: SuppressionKind::InSource,
                 reason,
             }),
-            None => Kept::Shown(f),
-        })
-    };
-    check_each(&cx, |diagnostics| {
-        // One rule's findings of a gap the whole API shares: one stands for all that are shown,
-        // and one for all that are silenced.
-        let mut shown_gap = Vec::new();
-        let mut silenced_gap = Vec::new();
-        // (What no operation declares: one phrase for all of a rule's marked findings.)
-        let mut gap = String::new();
-        for d in diagnostics.drain(..) {
-            if !d.shadowed_by.is_empty() && d.operation_key.is_some() {
-                waiting.push(d);
-                continue;
-            }
-            let shared = d.shared_gap.is_some();
-            if let Some(what) = &d.shared_gap {
-                gap.clone_from(what);
-            }
-            match keep(d, &mut resolving, &mut reported) {
-                Some(Kept::Shown(f)) if shared => shown_gap.push(f),
-                Some(Kept::Shown(f)) => result.findings.push(f),
-                Some(Kept::Silenced(s)) if shared => silenced_gap.push(s),
-                Some(Kept::Silenced(s)) => result.suppressed.push(s),
-                None => {}
-            }
-        }
-        if let Some(f) = one_for_the_gap(shown_gap, &gap, |f| f) {
-            result.findings.push(f);
-        }
-        if let Some(s) = one_for_the_gap(silenced_gap, &gap, |s| &mut s.finding) {
-            result.suppressed.push(s);
-        }
-    });
-    // In catalogue order, so a kept shadowable finding can shadow the next one in turn.
-    for d in waiting {
-        let key = d
-            .operation_key
-            .expect("only findings about an operation wait");
-        if d.shadowed_by.iter().any(|r| reported.contains(&(*r, key))) {
-            continue;
-        }
-        match keep(d, &mut resolving, &mut reported) {
-            Some(Kept::Shown(f)) => result.findings.push(f),
-            Some(Kept::Silenced(s)) => result.suppressed.push(s),
-            None => {}
-        }
-    }
-    let enabled = |rule: &str| selected(rule, opts) && config.levels.get(rule) != Some(&Level::Off);
-    for (at, message) in suppressions.unused(enabled) {
-        let d = cx.diagnostic(crate::rules::find(UNUSED).expect("registered"), at, message);
-        if let Some(f) = levelled(d, &mut resolving) {
-            result.findings.push(f);
+            None => result.findings.push(finding),
         }
     }
     result.timings.rules += rules_start.elapsed();
     drop(cx);
     Some(api)
-}
-
-/// The one finding that stands for a gap the whole API shares ([`Diagnostic::shared_gap`]): the
-/// first of the most severe (a per-path level may have raised or lowered some), its message
-/// counting the others and naming what no operation declares (`what`).
-fn one_for_the_gap<T>(
-    mut all: Vec<T>,
-    what: &str,
-    finding: impl Fn(&mut T) -> &mut Finding,
-) -> Option<T> {
-    let others = all.len().checked_sub(1)?;
-    let mut at = 0;
-    for i in 1..all.len() {
-        let here = finding(&mut all[i]).severity;
-        if here > finding(&mut all[at]).severity {
-            at = i;
-        }
-    }
-    let mut one = all.swap_remove(at);
-    if others > 0 {
-        finding(&mut one)
-            .message
-            .push_str(&crate::rules::shared_gap_note(what, others));
-    }
-    Some(one)
-}
-
-/// `--select` and `--ignore`.
-pub fn selected(rule: &str, opts: &Options) -> bool {
-    (opts.select.is_empty() || opts.select.iter().any(|s| s == rule))
-        && !opts.ignore.iter().any(|s| s == rule)
 }
 
 /// What turning one document's diagnostics into findings remembers: the fingerprints given so
@@ -430,11 +305,16 @@ impl Resolving {
         }
     }
 
-    fn finding(&mut self, bundle: &Bundle, d: Diagnostic) -> Finding {
+    fn finding(&mut self, bundle: &Bundle, kept: Kept) -> Finding {
+        let Kept {
+            diagnostic: d,
+            severity,
+            pointer,
+            ..
+        } = kept;
         let file = bundle.file(d.primary.file);
         let start = file.source.line_col(d.primary.span.start as usize);
         let end = file.source.line_col(d.primary.span.end as usize);
-        let pointer = self.pointers.pointer_to(&file.root, d.primary.span);
         let projects = &mut self.projects;
         let path = self
             .in_project
@@ -479,7 +359,7 @@ impl Resolving {
         };
         Finding {
             rule: d.rule,
-            severity: d.severity,
+            severity,
             message,
             line: start.line,
             column: start.column,

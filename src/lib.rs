@@ -12,6 +12,7 @@ pub mod engine;
 pub mod explain;
 pub mod fetch;
 pub mod files;
+pub mod filter;
 pub mod fix;
 pub mod fragments;
 pub mod heuristics;

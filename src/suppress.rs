@@ -3,11 +3,10 @@
 //! `# idemlint-ignore <rule-id>[, <rule-id>]: <reason>` silences them on its line, or, alone on
 //! its line, on the next one. A suppression that silences nothing is itself reported.
 
-use std::sync::{Arc, LazyLock};
+use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::report::Finding;
 use crate::resolve::{Bundle, FileId, Location};
 use crate::source::{Format, Node, ScalarKind, Span, Value};
 
@@ -86,11 +85,6 @@ impl Suppressions {
         Suppressions { list, malformed }
     }
 
-    /// Why `f` (in `file` of the bundle) is silenced, if it is; marks the suppression used.
-    pub fn silence(&mut self, file: FileId, f: &Finding) -> Option<Option<String>> {
-        self.silence_at(file, f.span, Some(f.line), f.rule)
-    }
-
     /// Whether a finding of `rule` at `span` (starting on 1-based `line`, when known) in `file`
     /// is silenced; marks the suppression used.
     pub fn silence_at(
@@ -162,15 +156,6 @@ impl Suppressions {
         }
         out
     }
-}
-
-/// The file of a finding within its bundle.
-pub fn file_of(bundle: &Bundle, f: &Finding) -> Option<FileId> {
-    bundle
-        .files
-        .iter()
-        .position(|b| Arc::ptr_eq(&b.source, &f.source))
-        .map(|i| FileId(i as u32))
 }
 
 fn walk(node: &Node, key: Option<Span>, file: FileId, out: &mut Vec<Suppression>) {

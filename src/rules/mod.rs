@@ -286,20 +286,7 @@ impl<'a> Context<'a> {
 
     /// A finding of `rule` at `at`, with the rule's default severity.
     pub fn diagnostic(&self, rule: &Rule, at: Location, message: String) -> Diagnostic {
-        Diagnostic {
-            rule: rule.id,
-            severity: meta(rule.id).severity,
-            message,
-            primary: at,
-            operation: None,
-            operation_key: None,
-            operation_node: None,
-            labels: Vec::new(),
-            help: None,
-            shadowed_by: &[],
-            shared_gap: None,
-            deprecated_advice: false,
-        }
+        Diagnostic::new(rule.id, meta(rule.id).severity, at, message)
     }
 }
 

@@ -1,0 +1,193 @@
+//! The filter: what becomes of each diagnostic the rules give, before it is a report row. It is
+//! shown (at the severity the configuration gives it), silenced (by a suppression in the spec,
+//! with the reason written there) or dropped (a rule not selected or turned off, advice on a
+//! deprecated operation, a finding another enabled rule says better, one of a gap the whole API
+//! shares beyond the first).
+//!
+//! The stages, in order: `--select`/`--ignore`; the configuration's level for the rule at the
+//! finding's file and JSON pointer (`rules:` and `overrides:`); suppressions (`x-idemlint-ignore`
+//! around it or in its operation object, `# idemlint-ignore` on its line); shadowing between
+//! enabled rules (judged after every rule ran, since the rule that shadows may come later); the
+//! one finding kept of a shared gap. Suppressions that silenced nothing are diagnostics of
+//! `unused-suppression`, judged like any other. The baseline, which matches findings of a whole
+//! run by their place in the project, is applied to the run's rows (`baseline.rs`).
+
+use std::collections::HashSet;
+
+use crate::config::{Config, Level};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::options::Options;
+use crate::resolve::{Bundle, Location, PointerCache};
+use crate::suppress::Suppressions;
+
+/// The rule that reports suppressions that silence nothing.
+const UNUSED: &str = "unused-suppression";
+
+/// A diagnostic the filter keeps, with what it decided.
+#[derive(Debug)]
+pub struct Kept {
+    pub diagnostic: Diagnostic,
+    /// The severity shown: the rule's own, or the configuration's level for it there.
+    pub severity: Severity,
+    /// The JSON pointer of its place in its file.
+    pub pointer: String,
+    /// `Some` when a suppression in the spec silences it, with the reason written there.
+    pub silenced: Option<Option<String>>,
+}
+
+/// `--select` and `--ignore`.
+pub fn selected(rule: &str, opts: &Options) -> bool {
+    (opts.select.is_empty() || opts.select.iter().any(|s| s == rule))
+        && !opts.ignore.iter().any(|s| s == rule)
+}
+
+/// The filter of one document's diagnostics.
+pub struct Filter<'a> {
+    bundle: &'a Bundle,
+    config: &'a Config,
+    opts: &'a Options,
+    suppressions: Suppressions,
+    pointers: PointerCache,
+    /// The operations each rule reported and kept (selected, not turned off): what shadows a
+    /// weaker rule's finding.
+    reported: HashSet<(&'static str, Location)>,
+    /// Shadowable diagnostics, judged once every rule has run.
+    waiting: Vec<Diagnostic>,
+}
+
+impl<'a> Filter<'a> {
+    pub fn new(bundle: &'a Bundle, config: &'a Config, opts: &'a Options) -> Self {
+        Filter {
+            bundle,
+            config,
+            opts,
+            suppressions: Suppressions::collect(bundle),
+            pointers: PointerCache::default(),
+            reported: HashSet::new(),
+            waiting: Vec::new(),
+        }
+    }
+
+    /// Judges what one rule gave (draining `diagnostics`), appending what is kept to `out`.
+    pub fn rule(&mut self, diagnostics: &mut Vec<Diagnostic>, out: &mut Vec<Kept>) {
+        // A gap the whole API shares: one finding stands for all that are shown, and one for all
+        // that are silenced.
+        let mut shown_gap = Vec::new();
+        let mut silenced_gap = Vec::new();
+        // (What no operation declares: one phrase for all of a rule's marked findings.)
+        let mut gap = String::new();
+        for d in diagnostics.drain(..) {
+            if !d.shadowed_by.is_empty() && d.operation_key.is_some() {
+                self.waiting.push(d);
+                continue;
+            }
+            let shared = d.shared_gap.is_some();
+            if let Some(what) = &d.shared_gap {
+                gap.clone_from(what);
+            }
+            match self.keep(d) {
+                Some(k) if shared && k.silenced.is_some() => silenced_gap.push(k),
+                Some(k) if shared => shown_gap.push(k),
+                Some(k) => out.push(k),
+                None => {}
+            }
+        }
+        out.extend(one_for_the_gap(shown_gap, &gap));
+        out.extend(one_for_the_gap(silenced_gap, &gap));
+    }
+
+    /// After every rule: the shadowable diagnostics that waited, then the suppressions that
+    /// silenced nothing.
+    pub fn finish(mut self, out: &mut Vec<Kept>) {
+        // In catalogue order, so a kept shadowable finding can shadow the next one in turn.
+        for d in std::mem::take(&mut self.waiting) {
+            let key = d
+                .operation_key
+                .expect("only findings about an operation wait");
+            if d.shadowed_by
+                .iter()
+                .any(|r| self.reported.contains(&(*r, key)))
+            {
+                continue;
+            }
+            out.extend(self.keep(d));
+        }
+        let (config, opts) = (self.config, self.opts);
+        let enabled =
+            |rule: &str| selected(rule, opts) && config.levels.get(rule) != Some(&Level::Off);
+        let severity = crate::rules::meta(UNUSED).severity;
+        for (at, message) in self.suppressions.unused(enabled) {
+            let d = Diagnostic::new(UNUSED, severity, at, message);
+            out.extend(self.levelled(d));
+        }
+    }
+
+    /// Selection and levels: `None` when the rule does not run here.
+    fn levelled(&mut self, d: Diagnostic) -> Option<Kept> {
+        if !selected(d.rule, self.opts) {
+            return None;
+        }
+        let file = self.bundle.file(d.primary.file);
+        let pointer = self.pointers.pointer_to(&file.root, d.primary.span);
+        let severity = match self.config.level(d.rule, &file.source.path, &pointer) {
+            Some(Level::Off) => return None,
+            Some(Level::On(severity)) => severity,
+            None => d.severity,
+        };
+        Some(Kept {
+            diagnostic: d,
+            severity,
+            pointer,
+            silenced: None,
+        })
+    }
+
+    /// Every stage but shadowing and shared gaps.
+    fn keep(&mut self, d: Diagnostic) -> Option<Kept> {
+        // Advice on a deprecated operation is judged (its suppression is used, it shadows what
+        // it would) and then left out, unless the configuration sets its rule's level.
+        let left_out = d.deprecated_advice && !self.config.levels.contains_key(d.rule);
+        let mut kept = self.levelled(d)?;
+        let d = &kept.diagnostic;
+        if let Some(key) = d.operation_key {
+            self.reported.insert((d.rule, key));
+        }
+        let at = d.primary;
+        let line = self
+            .bundle
+            .file(at.file)
+            .source
+            .line_col(at.span.start as usize)
+            .line;
+        kept.silenced = self
+            .suppressions
+            .silence_at(at.file, at.span, Some(line), d.rule)
+            .or_else(|| {
+                // Written inside the operation object, which may be a `$ref` away.
+                let node = d.operation_node?;
+                self.suppressions
+                    .silence_at(node.file, node.span, None, d.rule)
+            });
+        (!left_out).then_some(kept)
+    }
+}
+
+/// The one finding that stands for a gap the whole API shares ([`Diagnostic::shared_gap`]): the
+/// first of the most severe (a per-path level may have raised or lowered some), its message
+/// counting the others and naming what no operation declares (`what`).
+fn one_for_the_gap(mut all: Vec<Kept>, what: &str) -> Option<Kept> {
+    let others = all.len().checked_sub(1)?;
+    let mut at = 0;
+    for i in 1..all.len() {
+        if all[i].severity > all[at].severity {
+            at = i;
+        }
+    }
+    let mut one = all.swap_remove(at);
+    if others > 0 {
+        one.diagnostic
+            .message
+            .push_str(&crate::rules::shared_gap_note(what, others));
+    }
+    Some(one)
+}
