@@ -4,6 +4,7 @@ use std::borrow::Cow;
 
 use ecow::EcoString;
 
+use crate::fix::Fix;
 use crate::model::Operation;
 use crate::resolve::Location;
 
@@ -94,6 +95,8 @@ pub struct Diagnostic {
     /// Advice (a rule's info) about a deprecated operation: the engine judges it as any finding
     /// (a suppression of it is used, it shadows what it would shadow) and then leaves it out.
     pub deprecated_advice: bool,
+    /// The change that resolves the finding, when the rule knows one.
+    pub fix: Option<Fix>,
 }
 
 impl Diagnostic {
@@ -112,7 +115,14 @@ impl Diagnostic {
             shadowed_by: &[],
             shared_gap: None,
             deprecated_advice: false,
+            fix: None,
         }
+    }
+
+    /// Proposes `fix` for the finding.
+    pub fn with_fix(mut self, fix: Fix) -> Self {
+        self.fix = Some(fix);
+        self
     }
 
     /// Left out when one of `rules` reports the same operation (see [`Diagnostic::shadowed_by`]).

@@ -18,8 +18,8 @@ use crate::model;
 use crate::options::Options;
 use crate::project::Projects;
 use crate::report::{
-    DocumentOperation, Finding, LintedDocument, ResolvedLabel, Suppressed, SuppressionKind,
-    UncheckedOperation, printable,
+    DocumentOperation, Finding, LintedDocument, ResolvedEdit, ResolvedFix, ResolvedLabel,
+    Suppressed, SuppressionKind, UncheckedOperation, printable,
 };
 use crate::resolve::{Bundle, ErrorKind, FileError, Location, PointerCache, ResolveOptions};
 use crate::rules::{Context, check_each};
@@ -347,6 +347,28 @@ impl Resolving {
             operation.as_deref(),
             &mut self.fingerprints,
         );
+        let fix = d.fix.map(|fix| ResolvedFix {
+            title: fix.title,
+            applicability: fix.applicability,
+            edits: fix
+                .edits
+                .into_iter()
+                .map(|edit| {
+                    let source = &bundle.file(edit.file).source;
+                    let start = source.line_col(edit.span.start as usize);
+                    let end = source.line_col(edit.span.end as usize);
+                    ResolvedEdit {
+                        source: Arc::clone(source),
+                        span: edit.span,
+                        text: edit.text,
+                        line: start.line,
+                        column: start.column,
+                        end_line: end.line,
+                        end_column: end.column,
+                    }
+                })
+                .collect(),
+        });
         let labels = d
             .labels
             .into_iter()
@@ -375,6 +397,7 @@ impl Resolving {
             labels,
             source: Arc::clone(&file.source),
             span: d.primary.span,
+            fix,
         }
     }
 }

@@ -74,8 +74,36 @@ fn check_case(data: &[u8]) {
             );
         }
     }
-    serde_json::from_str::<serde_json::Value>(&outputs[2]).expect("json parses");
-    serde_json::from_str::<serde_json::Value>(&outputs[3]).expect("sarif parses");
+    let json = serde_json::from_str::<serde_json::Value>(&outputs[2]).expect("json parses");
+    let sarif = serde_json::from_str::<serde_json::Value>(&outputs[3]).expect("sarif parses");
+    // Each fix is in both, edit by edit, with its text as it is.
+    for (i, f) in report.findings.iter().enumerate() {
+        let in_json = &json["findings"][i]["fix"];
+        let in_sarif = &sarif["runs"][0]["results"][i]["fixes"];
+        let Some(fix) = &f.fix else {
+            assert!(in_json.is_null() && in_sarif.is_null(), "{}", why());
+            continue;
+        };
+        assert_eq!(in_json["title"], fix.title.as_str(), "{}", why());
+        assert_eq!(in_sarif[0]["description"]["text"], fix.title.as_str());
+        let replacements: Vec<&serde_json::Value> = in_sarif[0]["artifactChanges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|c| c["replacements"].as_array().unwrap())
+            .collect();
+        assert_eq!(replacements.len(), fix.edits.len(), "{}", why());
+        for (k, e) in fix.edits.iter().enumerate() {
+            let edit = &json["findings"][i]["fix"]["edits"][k];
+            assert_eq!(edit["content"], e.text.as_str());
+            assert_eq!(
+                (edit["line"].as_u64(), edit["column"].as_u64()),
+                (Some(u64::from(e.line)), Some(u64::from(e.column)))
+            );
+            assert_eq!(replacements[k]["insertedContent"]["text"], e.text.as_str());
+            assert_eq!(replacements[k]["deletedRegion"]["endLine"], e.end_line);
+        }
+    }
     serde_json::from_str::<serde_json::Value>(&outputs[6]).expect("gitlab parses");
 }
 

@@ -226,3 +226,116 @@ fn at_most_25000_results_most_severe_first() {
         "25001 results; the 25000 most severe are reported (code scanning takes no more)"
     );
 }
+
+/// A fix, as the rules will propose them: an insertion and a replacement in the finding's own
+/// file, on the first finding of a fixture.
+fn report_with_a_fix() -> idemlint::report::Report {
+    use idemlint::fix::Applicability;
+    use idemlint::report::{ResolvedEdit, ResolvedFix};
+    let mut report = idemlint::lint::run(
+        &["fixtures/rules/missing-idempotency-key/bad_oas30_orders.json".into()],
+        &idemlint::lint::Options::default(),
+        || unreachable!(),
+    );
+    let f = &mut report.findings[0];
+    let edit = |start: usize, end: usize, text: &str| {
+        let (a, b) = (f.source.line_col(start), f.source.line_col(end));
+        ResolvedEdit {
+            source: std::sync::Arc::clone(&f.source),
+            span: idemlint::source::Span {
+                start: start as u32,
+                end: end as u32,
+            },
+            text: text.to_string(),
+            line: a.line,
+            column: a.column,
+            end_line: b.line,
+            end_column: b.column,
+        }
+    };
+    let start = f.span.start as usize;
+    f.fix = Some(ResolvedFix {
+        title: "Require an Idempotency-Key header".to_string(),
+        applicability: Applicability::Unsafe,
+        edits: vec![edit(start, start, "\"x\": 1, "), edit(0, 1, "{")],
+    });
+    report
+}
+
+#[test]
+fn a_fix_is_a_sarif_fix_and_a_json_fix() {
+    let report = report_with_a_fix();
+    let opts = idemlint::report::RenderOptions {
+        color: false,
+        quiet: true,
+        width: 100,
+    };
+    let text = idemlint::report::render(&report, idemlint::report::Format::Sarif, &opts);
+    let typed: Sarif = serde_json::from_str(&text).expect("valid SARIF for serde-sarif");
+    let fixes = typed.runs[0].results.as_ref().unwrap()[0]
+        .fixes
+        .as_ref()
+        .expect("the fix");
+    assert_eq!(fixes.len(), 1);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let fix = &v["runs"][0]["results"][0]["fixes"][0];
+    assert_eq!(
+        fix["description"]["text"],
+        "Require an Idempotency-Key header"
+    );
+    assert_eq!(fix["properties"]["applicability"], "unsafe");
+    let change = &fix["artifactChanges"][0];
+    assert_eq!(
+        change["artifactLocation"]["uri"],
+        "fixtures/rules/missing-idempotency-key/bad_oas30_orders.json"
+    );
+    let f = &report.findings[0];
+    assert_eq!(
+        change["replacements"][0],
+        serde_json::json!({
+            "deletedRegion": {
+                "startLine": f.line, "startColumn": f.column,
+                "endLine": f.line, "endColumn": f.column,
+            },
+            "insertedContent": {"text": "\"x\": 1, "},
+        })
+    );
+    assert_eq!(
+        change["replacements"][1]["deletedRegion"],
+        serde_json::json!({"startLine": 1, "startColumn": 1, "endLine": 1, "endColumn": 2})
+    );
+    // No other result has one.
+    assert!(v["runs"][0]["results"][1].get("fixes").is_none());
+
+    let json = idemlint::report::render(&report, idemlint::report::Format::Json, &opts);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        v["findings"][0]["fix"],
+        serde_json::json!({
+            "title": "Require an Idempotency-Key header",
+            "applicability": "unsafe",
+            "edits": [
+                {"file": "fixtures/rules/missing-idempotency-key/bad_oas30_orders.json",
+                 "line": f.line, "column": f.column, "end_line": f.line, "end_column": f.column,
+                 "content": "\"x\": 1, "},
+                {"file": "fixtures/rules/missing-idempotency-key/bad_oas30_orders.json",
+                 "line": 1, "column": 1, "end_line": 1, "end_column": 2, "content": "{"},
+            ],
+        })
+    );
+    assert!(v["findings"][1].get("fix").is_none());
+
+    if let Some(validator) = validator() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("fix.sarif");
+        std::fs::write(&path, &text).unwrap();
+        let out = std::process::Command::new(&validator)
+            .arg("validate")
+            .arg(&path)
+            .output()
+            .expect("the validator runs");
+        let said = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert!(said.contains("Analysis completed successfully"), "{said}");
+    }
+}

@@ -67,6 +67,30 @@ struct JsonFinding<'a> {
     pointer: &'a str,
     operation: Option<JsonOperation<'a>>,
     fingerprint: &'a str,
+    /// The change that resolves the finding, when its rule proposes one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<JsonFix<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonFix<'a> {
+    /// What it does: "Declare a 409 response".
+    title: &'a str,
+    /// `safe` (applied by `--fix`) or `unsafe` (only with `--unsafe-fixes`).
+    applicability: &'static str,
+    edits: Vec<JsonEdit<'a>>,
+}
+
+/// The text of `file` from `line`:`column` up to (not including) `end_line`:`end_column`
+/// replaced by `content`; an empty range inserts. Lines and columns as the finding's.
+#[derive(Serialize)]
+struct JsonEdit<'a> {
+    file: &'a str,
+    line: u32,
+    column: u32,
+    end_line: u32,
+    end_column: u32,
+    content: &'a str,
 }
 
 #[derive(Serialize)]
@@ -137,6 +161,22 @@ pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<(
                     operation_id: o.operation_id.as_deref(),
                 }),
                 fingerprint: &f.fingerprint,
+                fix: f.fix.as_ref().map(|fix| JsonFix {
+                    title: &fix.title,
+                    applicability: fix.applicability.code(),
+                    edits: fix
+                        .edits
+                        .iter()
+                        .map(|e| JsonEdit {
+                            file: e.file(),
+                            line: e.line,
+                            column: e.column,
+                            end_line: e.end_line,
+                            end_column: e.end_column,
+                            content: &e.text,
+                        })
+                        .collect(),
+                }),
             })
             .collect(),
         errors: report

@@ -14,6 +14,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::diagnostic::{OpRef, Severity};
+use crate::fix::Applicability;
 use crate::resolve::FileError;
 use crate::source::{SourceFile, Span};
 
@@ -54,6 +55,8 @@ pub struct Finding {
     pub labels: Vec<ResolvedLabel>,
     pub source: Arc<SourceFile>,
     pub span: Span,
+    /// The change that resolves the finding, when its rule proposes one.
+    pub fix: Option<ResolvedFix>,
 }
 
 impl Finding {
@@ -136,6 +139,34 @@ pub struct ResolvedLabel {
     pub message: Cow<'static, str>,
     /// Whether the label sits in the finding's own file (and so can be drawn in its snippet).
     pub same_file: bool,
+}
+
+/// A fix as reports show it: its edits placed in their files.
+#[derive(Debug, Clone)]
+pub struct ResolvedFix {
+    pub title: String,
+    pub applicability: Applicability,
+    pub edits: Vec<ResolvedEdit>,
+}
+
+/// One edit of a fix: the bytes of `span` in `source` replaced by `text`, with the 1-based
+/// lines and columns (Unicode code points) of the span's ends.
+#[derive(Debug, Clone)]
+pub struct ResolvedEdit {
+    pub source: Arc<SourceFile>,
+    pub span: Span,
+    pub text: String,
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+}
+
+impl ResolvedEdit {
+    /// The file the edit changes, as shown to users.
+    pub fn file(&self) -> &str {
+        &self.source.name
+    }
 }
 
 /// Everything one run produced.

@@ -86,6 +86,39 @@ struct SarifResult {
     partial_fingerprints: serde_json::Value,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     suppressions: Vec<SarifSuppression>,
+    /// The rule's fix, when it proposes one (SARIF 3.27.30).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    fixes: Vec<SarifFix>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifFix {
+    description: Text,
+    artifact_changes: Vec<ArtifactChange>,
+    /// Whether the fix may be applied without asking (`safe`) or changes the contract
+    /// (`unsafe`): SARIF has no field for it.
+    properties: FixProperties,
+}
+
+#[derive(Serialize)]
+struct FixProperties {
+    applicability: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactChange {
+    artifact_location: ArtifactLocation,
+    replacements: Vec<Replacement>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Replacement {
+    /// An empty region inserts.
+    deleted_region: Region,
+    inserted_content: Text,
 }
 
 #[derive(Serialize)]
@@ -171,23 +204,7 @@ fn uri(path: &str) -> String {
 fn location(file: &str, line: u32, column: u32, end_line: u32, end_column: u32) -> SarifLocation {
     SarifLocation {
         physical_location: PhysicalLocation {
-            artifact_location: if crate::fetch::is_http(file) {
-                // A document fetched with --allow-remote-refs keeps its own URL.
-                ArtifactLocation {
-                    uri: file.to_string(),
-                    uri_base_id: None,
-                }
-            } else if std::path::Path::new(file).is_absolute() {
-                ArtifactLocation {
-                    uri: format!("file://{}", uri(file)),
-                    uri_base_id: None,
-                }
-            } else {
-                ArtifactLocation {
-                    uri: uri(file),
-                    uri_base_id: Some("%SRCROOT%"),
-                }
-            },
+            artifact_location: artifact(file),
             region: Region {
                 start_line: line,
                 start_column: column,
@@ -201,6 +218,70 @@ fn location(file: &str, line: u32, column: u32, end_line: u32, end_column: u32) 
             },
         },
     }
+}
+
+/// The file `file` (as shown to the user) as SARIF locates it.
+fn artifact(file: &str) -> ArtifactLocation {
+    if crate::fetch::is_http(file) {
+        // A document fetched with --allow-remote-refs keeps its own URL.
+        ArtifactLocation {
+            uri: file.to_string(),
+            uri_base_id: None,
+        }
+    } else if std::path::Path::new(file).is_absolute() {
+        ArtifactLocation {
+            uri: format!("file://{}", uri(file)),
+            uri_base_id: None,
+        }
+    } else {
+        ArtifactLocation {
+            uri: uri(file),
+            uri_base_id: Some("%SRCROOT%"),
+        }
+    }
+}
+
+/// A finding's fix as SARIF writes it: one artifact change a file, in the order the files are
+/// first edited, each edit a replacement of its region (empty to insert).
+fn fixes(f: &Finding) -> Vec<SarifFix> {
+    let Some(fix) = &f.fix else {
+        return Vec::new();
+    };
+    let mut changes: Vec<ArtifactChange> = Vec::new();
+    let mut files: Vec<&str> = Vec::new();
+    for e in &fix.edits {
+        let at = match files.iter().position(|f| *f == e.file()) {
+            Some(at) => at,
+            None => {
+                files.push(e.file());
+                changes.push(ArtifactChange {
+                    artifact_location: artifact(e.file()),
+                    replacements: Vec::new(),
+                });
+                changes.len() - 1
+            }
+        };
+        changes[at].replacements.push(Replacement {
+            deleted_region: Region {
+                start_line: e.line,
+                start_column: e.column,
+                end_line: e.end_line,
+                end_column: e.end_column,
+            },
+            inserted_content: Text {
+                text: e.text.clone(),
+            },
+        });
+    }
+    vec![SarifFix {
+        description: Text {
+            text: fix.title.clone(),
+        },
+        artifact_changes: changes,
+        properties: FixProperties {
+            applicability: fix.applicability.code(),
+        },
+    }]
 }
 
 /// The section `## <title>` of a doc body, without its heading.
@@ -230,6 +311,7 @@ fn result(f: &Finding, suppression: Option<SarifSuppression>) -> SarifResult {
         )],
         partial_fingerprints: serde_json::json!({ "idemlint/v1": f.fingerprint }),
         suppressions: suppression.into_iter().collect(),
+        fixes: fixes(f),
     }
 }
 

@@ -10,7 +10,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use idemlint::diagnostic::Severity;
-use idemlint::report::{Finding, LintedDocument, Report, ResolvedLabel};
+use idemlint::fix::Applicability;
+use idemlint::report::{Finding, LintedDocument, Report, ResolvedEdit, ResolvedFix, ResolvedLabel};
 use idemlint::source::{Format, SourceFile, Span};
 
 /// Numbers read from bytes; zeros once the bytes run out.
@@ -121,6 +122,36 @@ pub fn report(b: &mut Bytes) -> Report {
                 same_file,
             });
         }
+        // A fix of up to two edits, anywhere: reports show where each edit goes.
+        let fix = b.byte().is_multiple_of(3).then(|| {
+            let edits = (0..1 + b.byte() % 2)
+                .map(|k| {
+                    let at = self::span(b, len);
+                    let (start, end) = (
+                        source.line_col(at.start as usize),
+                        source.line_col(at.end as usize),
+                    );
+                    ResolvedEdit {
+                        source: Arc::clone(&source),
+                        span: at,
+                        text: format!("edit {n}.{k}\n\u{301}\t"),
+                        line: start.line,
+                        column: start.column,
+                        end_line: end.line,
+                        end_column: end.column,
+                    }
+                })
+                .collect();
+            ResolvedFix {
+                title: format!("fix {n}"),
+                applicability: if b.byte().is_multiple_of(2) {
+                    Applicability::Safe
+                } else {
+                    Applicability::Unsafe
+                },
+                edits,
+            }
+        });
         findings.push(Finding {
             rule: b.pick(RULES),
             severity: b.pick(SEVERITIES),
@@ -137,6 +168,7 @@ pub fn report(b: &mut Bytes) -> Report {
             labels,
             source: Arc::clone(&source),
             span,
+            fix,
         });
     }
     Report {
