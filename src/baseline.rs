@@ -73,7 +73,7 @@ pub fn write(path: &Path, report: &Report) -> std::io::Result<()> {
             .findings
             .iter()
             .map(|f| Entry {
-                rule: f.rule.to_string(),
+                rule: f.rule.as_str().to_string(),
                 file: path_in(&f.source.path, &dir),
                 pointer: f.pointer.clone(),
                 message: f.message.clone(),
@@ -153,7 +153,7 @@ pub fn apply(report: &mut Report, baseline: &Baseline, ran: &dyn Fn(&str) -> boo
     let mut matched = 0;
     for f in findings {
         let file = as_written(&f.source.path);
-        match left.get_mut(&key(f.rule, &file, &f.pointer)) {
+        match left.get_mut(&key(f.rule.as_str(), &file, &f.pointer)) {
             Some(n) if *n > 0 => {
                 *n -= 1;
                 matched += 1;

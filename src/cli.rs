@@ -334,7 +334,7 @@ fn run(command: Command) -> u8 {
 fn explain(id: &str, color: Color) -> u8 {
     match crate::rules::find(id) {
         Some(rule) => {
-            let meta = crate::rules::meta(rule.id);
+            let meta = rule.id.meta();
             print(&crate::explain::explain(meta, use_color(color)));
             EXIT_OK
         }
@@ -454,7 +454,7 @@ fn options(
 
 /// Says that `id` is no rule, with the closest one when there is a plausible one.
 fn report_unknown_rule(id: &str) {
-    let ids = crate::rules::RULES.iter().map(|r| r.id);
+    let ids = crate::catalogue::RuleId::ALL.iter().map(|r| r.as_str());
     match crate::suggest::closest(id, ids) {
         Some(near) => eprintln!("error: unknown rule `{id}`; did you mean `{near}`?"),
         None => eprintln!("error: unknown rule `{id}`; `idemlint rules` lists them"),

@@ -4,6 +4,7 @@ use std::borrow::Cow;
 
 use ecow::EcoString;
 
+use crate::catalogue::RuleId;
 use crate::fix::Fix;
 use crate::model::Operation;
 use crate::resolve::Location;
@@ -70,7 +71,7 @@ pub struct Label {
 
 #[derive(Debug, Clone)]
 pub struct Diagnostic {
-    pub rule: &'static str,
+    pub rule: RuleId,
     pub severity: Severity,
     pub message: String,
     pub primary: Location,
@@ -86,7 +87,7 @@ pub struct Diagnostic {
     /// Rules that say more about the same operation: when one of them reports it, and is not
     /// turned off there, this finding is left out. Shadowing is judged by the filter, after
     /// selection and levels, so turning the stronger rule off brings the weaker one back.
-    pub shadowed_by: &'static [&'static str],
+    pub shadowed_by: &'static [RuleId],
     /// One of the same gap on every operation of an API, and what no operation of it declares
     /// (`a 4xx response`, `a 409 response`): the engine reports the first of them it keeps,
     /// after suppressions and levels, and counts the others in its message. A suppression on
@@ -101,7 +102,7 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// A finding of `rule` at `at`; the builders below add the rest.
-    pub fn new(rule: &'static str, severity: Severity, at: Location, message: String) -> Self {
+    pub fn new(rule: RuleId, severity: Severity, at: Location, message: String) -> Self {
         Diagnostic {
             rule,
             severity,
@@ -126,7 +127,7 @@ impl Diagnostic {
     }
 
     /// Left out when one of `rules` reports the same operation (see [`Diagnostic::shadowed_by`]).
-    pub fn shadowed_by(mut self, rules: &'static [&'static str]) -> Self {
+    pub fn shadowed_by(mut self, rules: &'static [RuleId]) -> Self {
         self.shadowed_by = rules;
         self
     }

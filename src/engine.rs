@@ -103,7 +103,7 @@ fn sort_key(f: &Finding) -> SortKey<'_> {
         f.file(),
         f.line,
         f.column,
-        f.rule,
+        f.rule.as_str(),
         &f.message,
         f.operation_at
             .as_ref()
@@ -341,7 +341,7 @@ impl Resolving {
             _ => None,
         };
         let fingerprint = fingerprint(
-            d.rule,
+            d.rule.as_str(),
             path,
             &pointer,
             operation.as_deref(),

@@ -2,11 +2,11 @@
 
 use serde::Serialize;
 
-use crate::rules::{RULES, RuleMeta, meta};
+use crate::rules::{RULES, RuleMeta};
 
 /// The `rules` table: id, default severity, category, summary.
 pub fn rules_table() -> String {
-    let metas: Vec<&RuleMeta> = RULES.iter().map(|r| meta(r.id)).collect();
+    let metas: Vec<&RuleMeta> = RULES.iter().map(|r| r.id.meta()).collect();
     let w_id = metas.iter().map(|m| m.id.len()).max().unwrap_or(2).max(2);
     let w_cat = metas
         .iter()
@@ -44,7 +44,7 @@ pub fn rules_json() -> String {
     let list: Vec<JsonRule<'_>> = RULES
         .iter()
         .map(|r| {
-            let m = meta(r.id);
+            let m = r.id.meta();
             JsonRule {
                 id: m.id,
                 severity: m.severity.as_str(),
@@ -118,7 +118,7 @@ pub fn readme_table() -> String {
     let mut out =
         String::from("| rule | default severity | category | reports |\n|---|---|---|---|\n");
     for r in RULES {
-        let m = meta(r.id);
+        let m = r.id.meta();
         out.push_str(&format!(
             "| [`{id}`](rules/{id}.md) | {} | {} | {} |\n",
             m.severity.as_str(),

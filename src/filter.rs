@@ -14,6 +14,7 @@
 
 use std::collections::HashSet;
 
+use crate::catalogue::RuleId;
 use crate::config::{Config, Level};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::options::Options;
@@ -21,7 +22,7 @@ use crate::resolve::{Bundle, Location, PointerCache};
 use crate::suppress::Suppressions;
 
 /// The rule that reports suppressions that silence nothing.
-const UNUSED: &str = "unused-suppression";
+const UNUSED: RuleId = RuleId::UnusedSuppression;
 
 /// A diagnostic the filter keeps, with what it decided.
 #[derive(Debug)]
@@ -50,7 +51,7 @@ pub struct Filter<'a> {
     pointers: PointerCache,
     /// The operations each rule reported and kept (selected, not turned off): what shadows a
     /// weaker rule's finding.
-    reported: HashSet<(&'static str, Location)>,
+    reported: HashSet<(RuleId, Location)>,
     /// Shadowable diagnostics, judged once every rule has run.
     waiting: Vec<Diagnostic>,
 }
@@ -115,7 +116,7 @@ impl<'a> Filter<'a> {
         let (config, opts) = (self.config, self.opts);
         let enabled =
             |rule: &str| selected(rule, opts) && config.levels.get(rule) != Some(&Level::Off);
-        let severity = crate::rules::meta(UNUSED).severity;
+        let severity = UNUSED.meta().severity;
         for (at, message) in self.suppressions.unused(enabled) {
             let d = Diagnostic::new(UNUSED, severity, at, message);
             out.extend(self.levelled(d));
@@ -124,12 +125,15 @@ impl<'a> Filter<'a> {
 
     /// Selection and levels: `None` when the rule does not run here.
     fn levelled(&mut self, d: Diagnostic) -> Option<Kept> {
-        if !selected(d.rule, self.opts) {
+        if !selected(d.rule.as_str(), self.opts) {
             return None;
         }
         let file = self.bundle.file(d.primary.file);
         let pointer = self.pointers.pointer_to(&file.root, d.primary.span);
-        let severity = match self.config.level(d.rule, &file.source.path, &pointer) {
+        let severity = match self
+            .config
+            .level(d.rule.as_str(), &file.source.path, &pointer)
+        {
             Some(Level::Off) => return None,
             Some(Level::On(severity)) => severity,
             None => d.severity,
@@ -146,7 +150,7 @@ impl<'a> Filter<'a> {
     fn keep(&mut self, d: Diagnostic) -> Option<Kept> {
         // Advice on a deprecated operation is judged (its suppression is used, it shadows what
         // it would) and then left out, unless the configuration sets its rule's level.
-        let left_out = d.deprecated_advice && !self.config.levels.contains_key(d.rule);
+        let left_out = d.deprecated_advice && !self.config.levels.contains_key(d.rule.as_str());
         let mut kept = self.levelled(d)?;
         let d = &kept.diagnostic;
         if let Some(key) = d.operation_key {
@@ -161,12 +165,12 @@ impl<'a> Filter<'a> {
             .line;
         kept.silenced = self
             .suppressions
-            .silence_at(at.file, at.span, Some(line), d.rule)
+            .silence_at(at.file, at.span, Some(line), d.rule.as_str())
             .or_else(|| {
                 // Written inside the operation object, which may be a `$ref` away.
                 let node = d.operation_node?;
                 self.suppressions
-                    .silence_at(node.file, node.span, None, d.rule)
+                    .silence_at(node.file, node.span, None, d.rule.as_str())
             });
         (!left_out).then_some(kept)
     }

@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 pub mod baseline;
+pub mod catalogue;
 pub mod classify;
 pub mod cli;
 pub mod config;

@@ -2,6 +2,7 @@
 //! each answer citing where in the spec it comes from, plus an API-level summary. Markdown for a
 //! pull-request comment, or one self-contained HTML page.
 
+use crate::catalogue::RuleId;
 use crate::diagnostic::Severity;
 use crate::engine::Linted;
 use crate::idempotency::{
@@ -9,7 +10,7 @@ use crate::idempotency::{
 };
 use crate::model::{Method, Operation};
 use crate::resolve::{Bundle, Location};
-use crate::rules::{json_patch_ops, meta, relative_change_evidence};
+use crate::rules::{json_patch_ops, relative_change_evidence};
 use crate::source::Node;
 
 /// How an answer reads for a reviewer.
@@ -96,7 +97,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
         let lc = f.source.line_col(loc.span.start as usize);
         format!("{}:{}:{}", f.source.name, lc.line, lc.column)
     };
-    let findings_of = |op: &Operation<'_>, rule: &str| {
+    let findings_of = |op: &Operation<'_>, rule: RuleId| {
         let at = (bundle.file(op.key.file).source.path.clone(), op.key.span);
         d.findings
             .iter()
@@ -146,7 +147,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
         }
 
         // 1. The same request twice.
-        let q1 = if let Some(f) = findings_of(op, "non-idempotent-put") {
+        let q1 = if let Some(f) = findings_of(op, RuleId::NonIdempotentPut) {
             answer(
                 Verdict::Risk,
                 f.message.clone(),
@@ -377,7 +378,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
         };
         let q2 = if carrier.is_none() || !mutating {
             not_applicable("no key, no replay")
-        } else if let Some(f) = findings_of(op, "replay-reported-as-error") {
+        } else if let Some(f) = findings_of(op, RuleId::ReplayReportedAsError) {
             answer(
                 Verdict::Risk,
                 f.message.clone(),
@@ -422,7 +423,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
         };
 
         // 4. A concurrent request with the same key.
-        let q4 = if let Some(f) = findings_of(op, "server-error-for-concurrency") {
+        let q4 = if let Some(f) = findings_of(op, RuleId::ServerErrorForConcurrency) {
             answer(
                 Verdict::Risk,
                 f.message.clone(),
@@ -532,7 +533,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
     out.carriers.sort_by_key(|c| std::cmp::Reverse(c.1));
     let mut gaps: Vec<(String, Severity, usize, String)> = Vec::new();
     for f in d.findings {
-        match gaps.iter_mut().find(|g| g.0 == f.rule) {
+        match gaps.iter_mut().find(|g| g.0 == f.rule.as_str()) {
             Some(g) => {
                 g.1 = g.1.max(f.severity);
                 g.2 += 1;
@@ -541,7 +542,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                 f.rule.to_string(),
                 f.severity,
                 1,
-                meta(f.rule).summary.clone(),
+                f.rule.meta().summary.clone(),
             )),
         }
     }

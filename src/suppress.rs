@@ -7,6 +7,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::catalogue::RuleId;
 use crate::resolve::{Bundle, FileId, Location};
 use crate::source::{Format, Node, ScalarKind, Span, Value};
 
@@ -119,7 +120,7 @@ impl Suppressions {
     /// The rule ids that silenced nothing, with the reason they are reported. `enabled` says
     /// whether a rule runs at all here: a suppression of a rule that is turned off is not stale.
     pub fn unused(&self, enabled: impl Fn(&str) -> bool) -> Vec<(Location, String)> {
-        let ids: Vec<&str> = crate::rules::RULES.iter().map(|r| r.id).collect();
+        let ids: Vec<&str> = RuleId::ALL.iter().map(|r| r.as_str()).collect();
         let mut out: Vec<(Location, String)> = self
             .malformed
             .iter()

@@ -379,7 +379,7 @@ fn every_category_of_the_rule_docs_selects_exactly_its_rules() {
         let ids = expand_selector(c).unwrap();
         let expected: Vec<&str> = RULES
             .iter()
-            .map(|r| r.id)
+            .map(|r| r.id.as_str())
             .filter(|id| meta(id).category == *c)
             .collect();
         assert_eq!(ids, expected, "{c}");

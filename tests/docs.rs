@@ -3,7 +3,7 @@
 
 mod common;
 
-use idemlint::rules::{RULES, meta};
+use idemlint::rules::RULES;
 
 #[test]
 fn every_rule_has_a_doc_and_every_doc_a_rule() {
@@ -17,7 +17,7 @@ fn every_rule_has_a_doc_and_every_doc_a_rule() {
     ids.sort();
     assert_eq!(docs, ids);
     for r in RULES {
-        let m = meta(r.id);
+        let m = r.id.meta();
         assert!(
             !m.summary.is_empty() && m.summary.len() < 80,
             "{}: summary",
@@ -59,7 +59,7 @@ fn failing_examples_raise_only_their_rule_and_passing_examples_nothing() {
     let mut problems = Vec::new();
     for r in RULES {
         let failing = dir.path().join(format!("{}-failing.yaml", r.id));
-        std::fs::write(&failing, example(r.doc, "### Failing")).unwrap();
+        std::fs::write(&failing, example(r.id.doc(), "### Failing")).unwrap();
         let report = common::lint(&[failing.to_str().unwrap()]);
         if !report.errors.is_empty() {
             problems.push(format!("{}: failing example: {:?}", r.id, report.errors));
@@ -77,7 +77,7 @@ fn failing_examples_raise_only_their_rule_and_passing_examples_nothing() {
             ));
         }
         let passing = dir.path().join(format!("{}-passing.yaml", r.id));
-        std::fs::write(&passing, example(r.doc, "### Passing")).unwrap();
+        std::fs::write(&passing, example(r.id.doc(), "### Passing")).unwrap();
         let report = common::lint(&[passing.to_str().unwrap()]);
         if !report.errors.is_empty() {
             problems.push(format!("{}: passing example: {:?}", r.id, report.errors));

@@ -74,7 +74,7 @@ fn every_rule_has_a_fixture_test() {
         );
     }
     let mut tested: Vec<&str> = TESTED.iter().map(|(_, id)| *id).collect();
-    let mut rules: Vec<&str> = RULES.iter().map(|r| r.id).collect();
+    let mut rules: Vec<&str> = RULES.iter().map(|r| r.id.as_str()).collect();
     tested.sort_unstable();
     rules.sort_unstable();
     assert_eq!(
@@ -183,7 +183,7 @@ fn check_rule(rule: &str) {
             report
                 .findings
                 .iter()
-                .all(|f| select.iter().any(|s| s == f.rule)),
+                .all(|f| select.iter().any(|s| s == f.rule.as_str())),
             "{}: a rule that was not selected ran:\n{}",
             file.display(),
             common::concise(&report)

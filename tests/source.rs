@@ -133,7 +133,7 @@ fn quoted_scalars_continued_at_their_key_column_are_read_and_positions_hold() {
     let found: Vec<(&str, String, u32, u32)> = report
         .findings
         .iter()
-        .map(|f| (f.rule, common::key_at(f), f.line, f.column))
+        .map(|f| (f.rule.as_str(), common::key_at(f), f.line, f.column))
         .collect();
     let (post_line, post_col) = position_of(text, "    post:", 0);
     let (patch_line, patch_col) = position_of(text, "    patch:", 0);

@@ -3,7 +3,7 @@
 
 use assert_cmd::Command;
 
-use idemlint::rules::{RULES, meta};
+use idemlint::rules::RULES;
 
 const SPEC: &str = "fixtures/rules/missing-idempotency-key/bad_oas30_post.yaml";
 
@@ -43,7 +43,7 @@ fn no_rule_doc_is_from_a_later_release_than_the_crate() {
     let current = crate_version();
     let mut problems = Vec::new();
     for r in RULES {
-        let since = &meta(r.id).since;
+        let since = &r.id.meta().since;
         match version(since) {
             None => problems.push(format!(
                 "rules/{}.md: `since: {since}` is not a version (major.minor.patch)",

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 
 use super::{Settings, apply_profile};
+use crate::catalogue::RuleId;
 use crate::diagnostic::Severity;
 use crate::files::Files;
 use crate::heuristics::lifetime;
@@ -357,7 +358,7 @@ impl Reader<'_> {
             );
             return out;
         };
-        let ids: Vec<&str> = crate::rules::RULES.iter().map(|r| r.id).collect();
+        let ids: Vec<&str> = RuleId::ALL.iter().map(|r| r.as_str()).collect();
         for e in entries {
             if !ids.contains(&&*e.key.text) {
                 self.unknown("rule", &e.key.text, e.key.span, &ids);

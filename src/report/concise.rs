@@ -40,7 +40,14 @@ pub fn render(report: &Report, opts: &RenderOptions) -> String {
         );
     }
     for f in &report.findings {
-        line(f.file(), f.line, f.column, f.severity, f.rule, &f.message);
+        line(
+            f.file(),
+            f.line,
+            f.column,
+            f.severity,
+            f.rule.as_str(),
+            &f.message,
+        );
     }
     if !opts.quiet {
         out.push_str(&summary_line(report));

@@ -32,7 +32,7 @@ pub fn render(report: &Report) -> String {
         .iter()
         .map(|f| Issue {
             description: &f.message,
-            check_name: f.rule,
+            check_name: f.rule.as_str(),
             fingerprint: &f.fingerprint,
             severity: match f.severity {
                 Severity::Error => "critical",

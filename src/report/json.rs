@@ -146,7 +146,7 @@ pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<(
             .findings
             .iter()
             .map(|f| JsonFinding {
-                rule: f.rule,
+                rule: f.rule.as_str(),
                 severity: f.severity.as_str(),
                 message: &f.message,
                 file: f.file(),

@@ -27,7 +27,7 @@ fn escape(s: &str) -> String {
 fn failure(f: &Finding) -> String {
     format!(
         "      <failure type=\"{}\" message=\"{}\">{}:{}:{}: {}[{}] {}</failure>\n",
-        escape(f.rule),
+        escape(f.rule.as_str()),
         escape(&f.message),
         escape(f.file()),
         f.line,

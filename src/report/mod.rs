@@ -13,6 +13,7 @@ mod text;
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use crate::catalogue::RuleId;
 use crate::diagnostic::{OpRef, Severity};
 use crate::fix::Applicability;
 use crate::resolve::FileError;
@@ -39,7 +40,7 @@ pub enum Format {
 /// A finding resolved to its file, lines and columns: what every format prints.
 #[derive(Debug, Clone)]
 pub struct Finding {
-    pub rule: &'static str,
+    pub rule: RuleId,
     pub severity: Severity,
     pub message: String,
     pub line: u32,

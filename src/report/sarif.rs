@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::{Finding, Report, SuppressionKind};
 use crate::diagnostic::Severity;
-use crate::rules::{RULES, meta};
+use crate::rules::RULES;
 
 #[derive(Serialize)]
 struct Log {
@@ -296,8 +296,8 @@ fn section<'a>(body: &'a str, title: &str) -> &'a str {
 
 fn result(f: &Finding, suppression: Option<SarifSuppression>) -> SarifResult {
     SarifResult {
-        rule_id: f.rule,
-        rule_index: RULES.iter().position(|r| r.id == f.rule).unwrap_or(0),
+        rule_id: f.rule.as_str(),
+        rule_index: f.rule as usize,
         level: level(f.severity),
         message: Text {
             text: truncate(&f.message),
@@ -329,7 +329,7 @@ pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<(
     let rules = RULES
         .iter()
         .map(|r| {
-            let m = meta(r.id);
+            let m = r.id.meta();
             RuleDescriptor {
                 id: m.id,
                 name: m.id.split('-').map(capitalise).collect(),

@@ -18,7 +18,7 @@ struct Row {
 fn rows(report: &Report) -> Vec<Row> {
     let mut counts: std::collections::HashMap<(&'static str, Severity), usize> = Default::default();
     for f in &report.findings {
-        *counts.entry((f.rule, f.severity)).or_default() += 1;
+        *counts.entry((f.rule.as_str(), f.severity)).or_default() += 1;
     }
     let mut rows: Vec<Row> = counts
         .into_iter()

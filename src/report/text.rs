@@ -92,7 +92,7 @@ fn render(handler: &GraphicalReportHandler, f: &Finding) -> String {
         help.push_str(&n);
     }
     let mut d = MietteDiagnostic::new(f.message.clone())
-        .with_code(f.rule)
+        .with_code(f.rule.as_str())
         .with_severity(match f.severity {
             Severity::Error => MSeverity::Error,
             Severity::Warning => MSeverity::Warning,

@@ -1,13 +1,12 @@
 //! `conflict-without-retry-after`: the 409 of a keyed operation does not tell clients when to
 //! retry.
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::heuristics::words;
 
 pub const RULE: Rule = Rule {
-    id: "conflict-without-retry-after",
-    doc: include_str!("../../rules/conflict-without-retry-after.md"),
+    id: RuleId::ConflictWithoutRetryAfter,
     check,
 };
 

@@ -1,12 +1,11 @@
 //! `duplicate-key`: a mapping with the same key twice; most tools silently keep only one.
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 use crate::resolve::{FileId, Location};
 
 pub const RULE: Rule = Rule {
-    id: "duplicate-key",
-    doc: include_str!("../../rules/duplicate-key.md"),
+    id: RuleId::DuplicateKey,
     check,
 };
 

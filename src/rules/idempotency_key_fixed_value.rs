@@ -1,13 +1,12 @@
 //! `idempotency-key-fixed-value`: a key with a default, enum, const or example value, which
 //! generated clients and consoles send on every call.
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::resolve::At;
 
 pub const RULE: Rule = Rule {
-    id: "idempotency-key-fixed-value",
-    doc: include_str!("../../rules/idempotency-key-fixed-value.md"),
+    id: RuleId::IdempotencyKeyFixedValue,
     check,
 };
 

@@ -2,13 +2,12 @@
 
 use std::collections::HashSet;
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 use crate::idempotency::{KeyCarrier, parameter_named_like_a_key};
 
 pub const RULE: Rule = Rule {
-    id: "idempotency-key-location",
-    doc: include_str!("../../rules/idempotency-key-location.md"),
+    id: RuleId::IdempotencyKeyLocation,
     check,
 };
 

@@ -1,12 +1,11 @@
 //! `idempotency-key-on-safe-method`: a key on GET, HEAD or OPTIONS, which are idempotent already.
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 use crate::model::Method;
 
 pub const RULE: Rule = Rule {
-    id: "idempotency-key-on-safe-method",
-    doc: include_str!("../../rules/idempotency-key-on-safe-method.md"),
+    id: RuleId::IdempotencyKeyOnSafeMethod,
     check,
 };
 

@@ -1,11 +1,10 @@
 //! `idempotency-key-optional`: a key clients may leave out (advice: legitimate in some styles).
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 
 pub const RULE: Rule = Rule {
-    id: "idempotency-key-optional",
-    doc: include_str!("../../rules/idempotency-key-optional.md"),
+    id: RuleId::IdempotencyKeyOptional,
     check,
 };
 
@@ -41,7 +40,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .with_operation(op)
             .with_help("declare the key `required: true`, or document why sending it is optional")
             // Money movement makes it an error, which money-movement-optional-key reports.
-            .shadowed_by(&["money-movement-optional-key"]),
+            .shadowed_by(&[RuleId::MoneyMovementOptionalKey]),
         );
     }
 }

@@ -1,6 +1,6 @@
 //! `idempotency-key-schema`: the key's schema does not say it is a bounded string.
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::source::Node;
 
@@ -14,8 +14,7 @@ static STATED_LENGTH: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::n
 });
 
 pub const RULE: Rule = Rule {
-    id: "idempotency-key-schema",
-    doc: include_str!("../../rules/idempotency-key-schema.md"),
+    id: RuleId::IdempotencyKeySchema,
     check,
 };
 

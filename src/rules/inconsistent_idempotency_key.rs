@@ -2,14 +2,13 @@
 
 use std::collections::HashMap;
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 use crate::idempotency::KeyCarrier;
 use crate::source::Node;
 
 pub const RULE: Rule = Rule {
-    id: "inconsistent-idempotency-key",
-    doc: include_str!("../../rules/inconsistent-idempotency-key.md"),
+    id: RuleId::InconsistentIdempotencyKey,
     check,
 };
 

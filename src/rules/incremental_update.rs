@@ -1,7 +1,7 @@
 //! `incremental-update`: a body that changes state relative to its current value, with nothing
 //! that makes a retry safe.
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 use crate::heuristics::{Evidence, relative_change, relative_wording, words};
 use crate::idempotency::{Declared, body_properties, declared, has_if_match, schema_properties};
@@ -10,8 +10,7 @@ use crate::resolve::Bundle;
 use crate::source::Node;
 
 pub const RULE: Rule = Rule {
-    id: "incremental-update",
-    doc: include_str!("../../rules/incremental-update.md"),
+    id: RuleId::IncrementalUpdate,
     check,
 };
 
@@ -51,7 +50,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         // On a POST, `missing-idempotency-key` reports the same relative change as an error (a
         // retry applies it twice); this rule speaks when that one is off or says nothing.
         if op.method == Method::Post {
-            d = d.shadowed_by(&["missing-idempotency-key"]);
+            d = d.shadowed_by(&[RuleId::MissingIdempotencyKey]);
         }
         out.push(d);
     }

@@ -4,14 +4,13 @@
 
 use std::collections::HashSet;
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 use crate::idempotency::policy_problems;
 use crate::resolve::FileId;
 
 pub const RULE: Rule = Rule {
-    id: "invalid-extension",
-    doc: include_str!("../../rules/invalid-extension.md"),
+    id: RuleId::InvalidExtension,
     check,
 };
 

@@ -1,12 +1,11 @@
 //! `invalid-structure`: a part of the document with another type than OpenAPI requires, which
 //! every other rule has to skip.
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 
 pub const RULE: Rule = Rule {
-    id: "invalid-structure",
-    doc: include_str!("../../rules/invalid-structure.md"),
+    id: RuleId::InvalidStructure,
     check,
 };
 

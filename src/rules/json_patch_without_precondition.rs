@@ -1,7 +1,7 @@
 //! `json-patch-without-precondition`: a JSON Patch body, whose `add`/`move`/`copy` operations
 //! are not idempotent, with nothing that makes a retry safe.
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 use crate::idempotency::has_if_match;
 use crate::model::{Method, Operation, media_essence};
@@ -9,8 +9,7 @@ use crate::resolve::Bundle;
 use crate::source::Node;
 
 pub const RULE: Rule = Rule {
-    id: "json-patch-without-precondition",
-    doc: include_str!("../../rules/json-patch-without-precondition.md"),
+    id: RuleId::JsonPatchWithoutPrecondition,
     check,
 };
 

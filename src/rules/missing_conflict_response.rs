@@ -1,13 +1,12 @@
 //! `missing-conflict-response`: a keyed operation that does not say what a concurrent request
 //! with the same key gets.
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 use crate::idempotency::{Declared, declared, policy_status};
 
 pub const RULE: Rule = Rule {
-    id: "missing-conflict-response",
-    doc: include_str!("../../rules/missing-conflict-response.md"),
+    id: RuleId::MissingConflictResponse,
     check,
 };
 

@@ -1,6 +1,6 @@
 //! `missing-idempotency-key`: a state-changing POST with no idempotency key.
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::classify::{Effect, effect};
 use crate::diagnostic::Diagnostic;
 use crate::diagnostic::Severity;
@@ -8,8 +8,7 @@ use crate::idempotency::{delivery_ids, moves_money, natural_key};
 use crate::model::{Method, Operation, Site};
 
 pub const RULE: Rule = Rule {
-    id: "missing-idempotency-key",
-    doc: include_str!("../../rules/missing-idempotency-key.md"),
+    id: RuleId::MissingIdempotencyKey,
     check,
 };
 

@@ -1,13 +1,12 @@
 //! `missing-mismatch-response`: a keyed operation does not say what a key reused with another
 //! payload gets.
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 use crate::idempotency::{Declared, declared, mismatch_wording, policy_status, responses_location};
 
 pub const RULE: Rule = Rule {
-    id: "missing-mismatch-response",
-    doc: include_str!("../../rules/missing-mismatch-response.md"),
+    id: RuleId::MissingMismatchResponse,
     check,
 };
 

@@ -1,12 +1,11 @@
 //! `missing-missing-key-response`: a required key, but no answer for a request without one.
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 use crate::idempotency::responses_location;
 
 pub const RULE: Rule = Rule {
-    id: "missing-missing-key-response",
-    doc: include_str!("../../rules/missing-missing-key-response.md"),
+    id: RuleId::MissingMissingKeyResponse,
     check,
 };
 

@@ -1,13 +1,12 @@
 //! `missing-precondition-on-update`: the resource has ETags, but its updates do not use them.
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 use crate::idempotency::has_if_match;
 use crate::model::{Method, Site};
 
 pub const RULE: Rule = Rule {
-    id: "missing-precondition-on-update",
-    doc: include_str!("../../rules/missing-precondition-on-update.md"),
+    id: RuleId::MissingPreconditionOnUpdate,
     check,
 };
 

@@ -32,7 +32,11 @@ mod unprotected_patch;
 mod unresolved_ref;
 mod unused_suppression;
 
-use std::sync::{LazyLock, OnceLock};
+use std::sync::OnceLock;
+
+pub use crate::catalogue::{
+    RuleId, RuleMeta, categories, expand_selector, meta, parse_meta, unknown_selector,
+};
 
 pub(crate) use idempotency_key_optional::keyless_retry_harmless;
 pub(crate) use incremental_update::evidence as relative_change_evidence;
@@ -49,13 +53,17 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::idempotency::{KeyCarrier, key_carriers, unsafe_to_repeat};
 use crate::model::{Api, Operation, Parameter};
 use crate::resolve::{Bundle, Location};
-use crate::source::{Node, SourceFile};
+use crate::source::Node;
 
 /// A rule: its stable id, its documentation, and its check.
 pub struct Rule {
-    pub id: &'static str,
-    pub doc: &'static str,
+    pub id: RuleId,
     pub check: fn(&Context<'_>, &mut Vec<Diagnostic>),
+}
+
+/// The rule of `id`.
+pub fn find(id: &str) -> Option<&'static Rule> {
+    RuleId::parse(id).map(|id| &RULES[id as usize])
 }
 
 /// Every rule, in the order of the catalogue.
@@ -212,15 +220,15 @@ impl<'a> Context<'a> {
         // A finding about what several operations share (one key component's lifetime or
         // schema, one 429 response, a gap of the whole API) is no deprecated operation's alone,
         // even when it names the first of them.
-        const SHARED: &[&str] = &[
-            "undocumented-key-ttl",
-            "short-key-ttl",
-            "idempotency-key-schema",
-            "idempotency-key-fixed-value",
-            "idempotency-key-location",
-            "inconsistent-idempotency-key",
-            "retry-after-missing",
-            "retry-after-schema",
+        const SHARED: &[RuleId] = &[
+            RuleId::UndocumentedKeyTtl,
+            RuleId::ShortKeyTtl,
+            RuleId::IdempotencyKeySchema,
+            RuleId::IdempotencyKeyFixedValue,
+            RuleId::IdempotencyKeyLocation,
+            RuleId::InconsistentIdempotencyKey,
+            RuleId::RetryAfterMissing,
+            RuleId::RetryAfterSchema,
         ];
         let shared = SHARED.contains(&d.rule) || d.shared_gap.is_some();
         if !shared
@@ -286,7 +294,7 @@ impl<'a> Context<'a> {
 
     /// A finding of `rule` at `at`, with the rule's default severity.
     pub fn diagnostic(&self, rule: &Rule, at: Location, message: String) -> Diagnostic {
-        Diagnostic::new(rule.id, meta(rule.id).severity, at, message)
+        Diagnostic::new(rule.id, rule.id.meta().severity, at, message)
     }
 }
 
@@ -299,125 +307,6 @@ pub fn shared_gap_note(what: &str, others: usize) -> String {
         if others == 1 { "" } else { "s" },
         if others == 1 { "s" } else { "" },
     )
-}
-
-/// A rule's metadata, read from the front matter of its doc.
-#[derive(Debug, Clone)]
-pub struct RuleMeta {
-    pub id: &'static str,
-    pub severity: Severity,
-    pub category: String,
-    pub since: String,
-    pub summary: String,
-    pub sources: Vec<String>,
-    /// The doc without its front matter.
-    pub body: &'static str,
-}
-
-static METAS: LazyLock<Vec<RuleMeta>> = LazyLock::new(|| {
-    RULES
-        .iter()
-        .map(|r| parse_meta(r.id, r.doc).unwrap_or_else(|e| panic!("rules/{}.md: {e}", r.id)))
-        .collect()
-});
-
-/// Metadata of a registered rule. Panics on an unknown id: ids come from [`RULES`].
-pub fn meta(id: &str) -> &'static RuleMeta {
-    METAS
-        .iter()
-        .find(|m| m.id == id)
-        .unwrap_or_else(|| panic!("unknown rule id {id}"))
-}
-
-pub fn find(id: &str) -> Option<&'static Rule> {
-    RULES.iter().find(|r| r.id == id)
-}
-
-/// The categories of the rule docs' front matter (`retry-safety`, `key-lifetime`, ...), in the
-/// order their first rule appears in the catalogue.
-pub fn categories() -> Vec<&'static str> {
-    let mut out: Vec<&'static str> = Vec::new();
-    for m in METAS.iter() {
-        if !out.contains(&m.category.as_str()) {
-            out.push(&m.category);
-        }
-    }
-    out
-}
-
-/// The rule ids a `--select`/`--ignore` name stands for: a rule id itself, or every rule of a
-/// category. `None` when it is neither.
-pub fn expand_selector(name: &str) -> Option<Vec<&'static str>> {
-    if let Some(rule) = find(name) {
-        return Some(vec![rule.id]);
-    }
-    let ids: Vec<&'static str> = METAS
-        .iter()
-        .filter(|m| m.category == name)
-        .map(|m| m.id)
-        .collect();
-    (!ids.is_empty()).then_some(ids)
-}
-
-/// What to say about a `--select`/`--ignore` name that is neither a rule id nor a category: the
-/// closest of both, or where to find them.
-pub fn unknown_selector(name: &str) -> String {
-    let known = RULES.iter().map(|r| r.id).chain(categories());
-    match crate::suggest::closest(name, known) {
-        Some(near) => format!("unknown rule or category `{name}`; did you mean `{near}`?"),
-        None => format!(
-            "unknown rule or category `{name}`; categories: {}; `idemlint rules` lists the rules",
-            categories().join(", ")
-        ),
-    }
-}
-
-/// Splits `---\n<yaml>\n---\n<markdown>` and reads the YAML with our own loader.
-pub fn parse_meta(id: &'static str, doc: &'static str) -> Result<RuleMeta, String> {
-    let rest = doc
-        .strip_prefix("---\n")
-        .ok_or("doc does not start with a `---` front matter")?;
-    let end = rest
-        .find("\n---\n")
-        .ok_or("front matter is not closed by `---`")?;
-    let (front, body) = (&rest[..end], &rest[end + 5..]);
-    let file = SourceFile::new(
-        format!("rules/{id}.md").into(),
-        format!("rules/{id}.md"),
-        front.to_string(),
-        crate::source::Format::Yaml,
-    );
-    let loaded = file
-        .parse(&crate::limits::Limits::default())
-        .map_err(|e| e.message)?;
-    let root = &loaded.root;
-    let text = |key: &str| -> Result<String, String> {
-        root.get(key)
-            .and_then(Node::scalar_text)
-            .map(str::to_string)
-            .ok_or_else(|| format!("front matter has no `{key}`"))
-    };
-    if text("id")? != id {
-        return Err(format!("front matter id is not `{id}`"));
-    }
-    let severity = text("severity")?;
-    Ok(RuleMeta {
-        id,
-        severity: Severity::parse(&severity)
-            .ok_or_else(|| format!("unknown severity `{severity}`"))?,
-        category: text("category")?,
-        since: text("since")?,
-        summary: text("summary")?,
-        sources: root
-            .get("sources")
-            .map(Node::items)
-            .unwrap_or(&[])
-            .iter()
-            .filter_map(Node::scalar_text)
-            .map(str::to_string)
-            .collect(),
-        body: body.trim_start(),
-    })
 }
 
 /// Whether an `x-` extension of an operation names one of `codes` (compared without case and
@@ -460,5 +349,22 @@ pub fn check_each(cx: &Context<'_>, mut sink: impl FnMut(&mut Vec<Diagnostic>)) 
         }
         sink(&mut out);
         out.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `find` and the SARIF rule index take a rule's place in the catalogue for its place here.
+    #[test]
+    fn the_rules_are_in_catalogue_order() {
+        let ids: Vec<RuleId> = RULES.iter().map(|r| r.id).collect();
+        assert_eq!(ids, RuleId::ALL);
+        for id in RuleId::ALL {
+            assert_eq!(find(id.as_str()).map(|r| r.id), Some(*id));
+            assert_eq!(RuleId::parse(id.as_str()), Some(*id));
+        }
+        assert!(find("no-such-rule").is_none());
     }
 }

@@ -1,20 +1,19 @@
 //! `money-movement-optional-key`: an operation that moves money lets clients leave the key out.
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 
 pub const RULE: Rule = Rule {
-    id: "money-movement-optional-key",
-    doc: include_str!("../../rules/money-movement-optional-key.md"),
+    id: RuleId::MoneyMovementOptionalKey,
     check,
 };
 
 /// The rules that report an operation with no key at all.
-const UNKEYED: &[&str] = &[
-    "missing-idempotency-key",
-    "unprotected-patch",
-    "incremental-update",
-    "json-patch-without-precondition",
+const UNKEYED: &[RuleId] = &[
+    RuleId::MissingIdempotencyKey,
+    RuleId::UnprotectedPatch,
+    RuleId::IncrementalUpdate,
+    RuleId::JsonPatchWithoutPrecondition,
 ];
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {

@@ -4,7 +4,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 use crate::heuristics::Evidence;
 use crate::model::Method;
@@ -16,8 +16,7 @@ static RELATIVE_CALL: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub const RULE: Rule = Rule {
-    id: "non-idempotent-put",
-    doc: include_str!("../../rules/non-idempotent-put.md"),
+    id: RuleId::NonIdempotentPut,
     check,
 };
 

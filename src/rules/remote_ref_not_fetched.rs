@@ -4,12 +4,11 @@
 //! one finding that counts them, at the first, instead of an error at each: a spec that shares
 //! an `Error` schema from another repository should not fail CI once per use of it.
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 
 pub const RULE: Rule = Rule {
-    id: "remote-ref-not-fetched",
-    doc: include_str!("../../rules/remote-ref-not-fetched.md"),
+    id: RuleId::RemoteRefNotFetched,
     check,
 };
 

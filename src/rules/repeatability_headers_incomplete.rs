@@ -1,11 +1,10 @@
 //! `repeatability-headers-incomplete`: OASIS Repeatable Requests used by halves.
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 
 pub const RULE: Rule = Rule {
-    id: "repeatability-headers-incomplete",
-    doc: include_str!("../../rules/repeatability-headers-incomplete.md"),
+    id: RuleId::RepeatabilityHeadersIncomplete,
     check,
 };
 

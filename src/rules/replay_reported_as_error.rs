@@ -5,12 +5,11 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 
 pub const RULE: Rule = Rule {
-    id: "replay-reported-as-error",
-    doc: include_str!("../../rules/replay-reported-as-error.md"),
+    id: RuleId::ReplayReportedAsError,
     check,
 };
 

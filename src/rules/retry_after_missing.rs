@@ -2,14 +2,13 @@
 
 use std::collections::HashMap;
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 use crate::model::Operation;
 use crate::resolve::Location;
 
 pub const RULE: Rule = Rule {
-    id: "retry-after-missing",
-    doc: include_str!("../../rules/retry-after-missing.md"),
+    id: RuleId::RetryAfterMissing,
     check,
 };
 

@@ -6,13 +6,12 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 use crate::source::Node;
 
 pub const RULE: Rule = Rule {
-    id: "retry-after-schema",
-    doc: include_str!("../../rules/retry-after-schema.md"),
+    id: RuleId::RetryAfterSchema,
     check,
 };
 

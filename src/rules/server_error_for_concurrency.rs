@@ -5,12 +5,11 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 
 pub const RULE: Rule = Rule {
-    id: "server-error-for-concurrency",
-    doc: include_str!("../../rules/server-error-for-concurrency.md"),
+    id: RuleId::ServerErrorForConcurrency,
     check,
 };
 

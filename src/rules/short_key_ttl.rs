@@ -2,14 +2,13 @@
 
 use std::collections::HashSet;
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 use crate::heuristics::human_duration;
 use crate::idempotency::stated_lifetime;
 
 pub const RULE: Rule = Rule {
-    id: "short-key-ttl",
-    doc: include_str!("../../rules/short-key-ttl.md"),
+    id: RuleId::ShortKeyTtl,
     check,
 };
 

@@ -1,12 +1,11 @@
 //! `undocumented-key-ttl`: nothing says how long idempotency keys are kept.
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 use crate::idempotency::stated_lifetime;
 
 pub const RULE: Rule = Rule {
-    id: "undocumented-key-ttl",
-    doc: include_str!("../../rules/undocumented-key-ttl.md"),
+    id: RuleId::UndocumentedKeyTtl,
     check,
 };
 

@@ -1,18 +1,20 @@
 //! `unprotected-patch`: a PATCH with neither an idempotency key nor an `If-Match` precondition.
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 use crate::idempotency::{fixed_value_body, has_if_match};
 use crate::model::{Method, media_essence};
 
 pub const RULE: Rule = Rule {
-    id: "unprotected-patch",
-    doc: include_str!("../../rules/unprotected-patch.md"),
+    id: RuleId::UnprotectedPatch,
     check,
 };
 
 /// The rules whose finding on a PATCH says more than this one's.
-const SAY_MORE: &[&str] = &["incremental-update", "json-patch-without-precondition"];
+const SAY_MORE: &[RuleId] = &[
+    RuleId::IncrementalUpdate,
+    RuleId::JsonPatchWithoutPrecondition,
+];
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for op in cx

@@ -1,11 +1,10 @@
 //! `unresolved-ref`: a `$ref` whose target cannot be followed.
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 
 pub const RULE: Rule = Rule {
-    id: "unresolved-ref",
-    doc: include_str!("../../rules/unresolved-ref.md"),
+    id: RuleId::UnresolvedRef,
     check,
 };
 

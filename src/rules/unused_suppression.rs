@@ -3,12 +3,11 @@
 //! Found while suppressions are applied (`src/suppress.rs`), after every other rule has run, so
 //! the check here has nothing to do.
 
-use super::{Context, Rule};
+use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 
 pub const RULE: Rule = Rule {
-    id: "unused-suppression",
-    doc: include_str!("../../rules/unused-suppression.md"),
+    id: RuleId::UnusedSuppression,
     check,
 };
 

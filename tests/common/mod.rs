@@ -67,7 +67,7 @@ pub fn lines_of(report: &Report, rules: &[&str]) -> String {
     report
         .findings
         .iter()
-        .filter(|f| rules.contains(&f.rule))
+        .filter(|f| rules.contains(&f.rule.as_str()))
         .map(|f| {
             format!(
                 "{}:{}:{}: {}[{}] {}\n",

@@ -9,6 +9,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use idemlint::catalogue::RuleId;
 use idemlint::diagnostic::Severity;
 use idemlint::fix::Applicability;
 use idemlint::report::{Finding, LintedDocument, Report, ResolvedEdit, ResolvedFix, ResolvedLabel};
@@ -49,10 +50,10 @@ const BREAKS: &[&str] = &["\n", "\r\n", "\r"];
 const MAX_TEXT: usize = 4 << 20;
 /// Span lengths: empty, short, a window, past a 65,535-column line, anything.
 const SPAN_LENGTHS: &[u32] = &[0, 1, 5, 300, 70_000, u32::MAX];
-const RULES: &[&str] = &[
-    "missing-idempotency-key",
-    "incremental-update",
-    "duplicate-key",
+const RULES: &[RuleId] = &[
+    RuleId::MissingIdempotencyKey,
+    RuleId::IncrementalUpdate,
+    RuleId::DuplicateKey,
 ];
 const SEVERITIES: &[Severity] = &[Severity::Error, Severity::Warning, Severity::Info];
 
