@@ -23,7 +23,7 @@
 
 use crate::config::Settings;
 use crate::heuristics::words;
-use crate::model::{Method, Operation};
+use crate::model::{Method, NameWords, Operation};
 use crate::source::Node;
 use crate::vocabulary::{
     CONNECT_SEGMENTS, CREATE_WORDS, DELETE_VERBS, DOMAIN_READS, EVALUATING_NOUNS, EVALUATING_VERBS,
@@ -127,16 +127,6 @@ pub enum Effect {
     /// of an upload): a retry exports it again, a spare copy and the work repeated, but none of
     /// the data is duplicated.
     Exports,
-}
-
-/// The words of an operation's names that the classifiers judge: its last literal path segment
-/// (an OData action's name), its operationId (after a namespace), and its summary (else the
-/// first sentence of its description).
-#[derive(Debug)]
-pub(crate) struct NameWords {
-    seg: Vec<String>,
-    id: Vec<String>,
-    lead: Vec<String>,
 }
 
 impl NameWords {
@@ -627,7 +617,7 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
                     !collection.starts_with('{')
                         && words(collection).last().is_some_and(|w| w.ends_with('s'))
                         && !matches!(
-                            crate::idempotency::squash(last).as_str(),
+                            crate::heuristics::squash(last).as_str(),
                             "format" | "version" | "apiversion" | "locale"
                         )
                 }
@@ -654,7 +644,7 @@ fn effect_by_names(op: &Operation<'_>) -> Effect {
         parameters.peek().is_none()
             || parameters.any(|p| {
                 !matches!(
-                    crate::idempotency::squash(p).as_str(),
+                    crate::heuristics::squash(p).as_str(),
                     "format" | "version" | "apiversion" | "locale"
                 )
             })

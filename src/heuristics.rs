@@ -6,8 +6,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::idempotency::Property;
-use crate::resolve::Location;
+use crate::resolve::{At, Location};
 use crate::source::Node;
 use crate::vocabulary::{DESCRIPTORS, PREDICATES};
 
@@ -169,6 +168,52 @@ fn relative_wording_match(text: &str) -> Option<regex::Match<'_>> {
         .is_match(text)
         .then(|| RELATIVE_WORDING.find(text))
         .flatten()
+}
+
+/// A top-level property of a request body.
+#[derive(Debug, Clone)]
+pub struct Property<'a> {
+    pub name: &'a str,
+    /// The property's key in its `properties` map (or the 2.0 form parameter).
+    pub key: Location,
+    /// The property's schema, resolved.
+    pub schema: At<'a>,
+    /// Listed in its object's `required` (a required form parameter in Swagger 2.0).
+    pub required: bool,
+    /// For a key one level down (a multipart part, a bulk item), the top-level property holding it.
+    pub parent: Option<&'a str>,
+    /// The description written beside a `$ref` (OpenAPI 3.1, and many 3.0 specs in practice),
+    /// which says what the property is here rather than what its schema is everywhere.
+    pub beside_ref: Option<&'a str>,
+}
+
+/// A carrier name as compared: lower case, without `_`, `-` and `.`. `Idempotency_Key`,
+/// `IdempotencyKey`, `idempotency-key` and `idempotency_key` are one name.
+pub fn squash(name: &str) -> String {
+    squashed(name).collect()
+}
+
+fn squashed(name: &str) -> impl Iterator<Item = char> + '_ {
+    name.chars()
+        .filter(|c| !matches!(c, '_' | '-' | '.' | ' '))
+        .flat_map(char::to_lowercase)
+}
+
+/// [`squashed`] of an ASCII name, byte by byte.
+fn squashed_bytes(name: &str) -> impl Iterator<Item = u8> + '_ {
+    name.bytes()
+        .filter(|c| !matches!(c, b'_' | b'-' | b'.' | b' '))
+        .map(|c| c.to_ascii_lowercase())
+}
+
+/// `squash(a) == squash(b)` without building either: this runs for every property of every
+/// body against every configured key name.
+pub fn squash_eq(a: &str, b: &str) -> bool {
+    // Names are ASCII nearly always, and bytes compare faster than lower-cased chars.
+    if a.is_ascii() && b.is_ascii() {
+        return squashed_bytes(a).eq(squashed_bytes(b));
+    }
+    squashed(a).eq(squashed(b))
 }
 
 #[cfg(test)]
@@ -507,7 +552,10 @@ mod more_tests {
             words("post-validateShopperId"),
             ["post", "validate", "shopper", "id"]
         );
-        let money = crate::config::Settings::default().money_words;
+        let money: Vec<String> = crate::vocabulary::MONEY_WORDS
+            .iter()
+            .map(|w| w.to_string())
+            .collect();
         assert_eq!(money_word(&words("uploadPayload"), &money), None);
         assert_eq!(
             money_word(&words("/payments/{id}/captures"), &money),

@@ -2,8 +2,12 @@
 //! `x-idempotency` extension, and the request-body properties the heuristics look at.
 
 use crate::config::Settings;
-use crate::heuristics::{Lifetime, human_duration, lifetime, money_word, words};
-use crate::model::{Operation, Parameter};
+use crate::heuristics::{
+    Evidence, Lifetime, human_duration, lifetime, money_word, relative_change, relative_wording,
+    words,
+};
+pub use crate::heuristics::{Property, squash, squash_eq};
+use crate::model::{Method, Operation, Parameter, media_essence};
 use crate::resolve::{At, Bundle, Location};
 use crate::source::{Node, ScalarKind, Value};
 use crate::vocabulary::{
@@ -117,35 +121,6 @@ pub fn declared<'a>(bundle: &'a Bundle, op: &Operation<'a>) -> Option<Declared<'
         Some(true) => None,
         None => ext.node.as_map().map(|_| Declared::Policy(ext)),
     }
-}
-
-/// A carrier name as compared: lower case, without `_`, `-` and `.`. `Idempotency_Key`,
-/// `IdempotencyKey`, `idempotency-key` and `idempotency_key` are one name.
-pub fn squash(name: &str) -> String {
-    squashed(name).collect()
-}
-
-fn squashed(name: &str) -> impl Iterator<Item = char> + '_ {
-    name.chars()
-        .filter(|c| !matches!(c, '_' | '-' | '.' | ' '))
-        .flat_map(char::to_lowercase)
-}
-
-/// [`squashed`] of an ASCII name, byte by byte.
-fn squashed_bytes(name: &str) -> impl Iterator<Item = u8> + '_ {
-    name.bytes()
-        .filter(|c| !matches!(c, b'_' | b'-' | b'.' | b' '))
-        .map(|c| c.to_ascii_lowercase())
-}
-
-/// `squash(a) == squash(b)` without building either: this runs for every property of every
-/// body against every configured key name.
-pub fn squash_eq(a: &str, b: &str) -> bool {
-    // Names are ASCII nearly always, and bytes compare faster than lower-cased chars.
-    if a.is_ascii() && b.is_ascii() {
-        return squashed_bytes(a).eq(squashed_bytes(b));
-    }
-    squashed(a).eq(squashed(b))
 }
 
 /// Key wording that an ambiguous name (`request_id`) needs: "the unique ID of the access
@@ -571,9 +546,7 @@ pub fn exemption(
     // body that moves money outweighs it, as it outweighs a delete verb.
     let by_words = matches!(e, Exemption::Deletes(_))
         || matches!(&e, Exemption::TestMode(why) if why.starts_with('"'));
-    if by_words
-        && (body_moves_money(bundle, op)
-            || crate::rules::relative_change_evidence(bundle, op).is_some())
+    if by_words && (body_moves_money(bundle, op) || relative_change_evidence(bundle, op).is_some())
     {
         return None;
     }
@@ -618,23 +591,6 @@ fn forwards_to(bundle: &Bundle, op: &Operation<'_>) -> Option<String> {
         name == "baseurl" || name == "targeturl" || (name == "url" && request_shaped())
     })?;
     Some(format!("forward to `{}`", url.name))
-}
-
-/// A top-level property of a request body.
-#[derive(Debug, Clone)]
-pub struct Property<'a> {
-    pub name: &'a str,
-    /// The property's key in its `properties` map (or the 2.0 form parameter).
-    pub key: Location,
-    /// The property's schema, resolved.
-    pub schema: At<'a>,
-    /// Listed in its object's `required` (a required form parameter in Swagger 2.0).
-    pub required: bool,
-    /// For a key one level down (a multipart part, a bulk item), the top-level property holding it.
-    pub parent: Option<&'a str>,
-    /// The description written beside a `$ref` (OpenAPI 3.1, and many 3.0 specs in practice),
-    /// which says what the property is here rather than what its schema is everywhere.
-    pub beside_ref: Option<&'a str>,
 }
 
 /// The status of a response the spec describes as answering a resource already in the state
@@ -966,7 +922,7 @@ pub fn resource_version_sendable(bundle: &Bundle, op: &Operation<'_>) -> bool {
             media.contains("merge-patch") || media.contains("apply-patch")
         })
     });
-    if merge_of_the_resource || crate::rules::is_json_patch(bundle, op) {
+    if merge_of_the_resource || is_json_patch(bundle, op) {
         return true;
     }
     let props = body_properties(bundle, op);
@@ -3597,6 +3553,109 @@ pub fn shortened_to(text: &str, max: usize) -> String {
         Some((cut, _)) => format!("{}...", &text[..cut]),
         None => text.to_string(),
     }
+}
+
+/// Evidence from the body's properties, from the descriptions of their own properties one
+/// level down (`amount.value` "positive values increase the balance, negative decrease it"),
+/// from the body schema's own description, then from the operation's summary.
+/// A POST that creates something counts only explicit verbs.
+pub fn relative_change_evidence(bundle: &Bundle, op: &Operation<'_>) -> Option<Evidence> {
+    let verbs_only = op.method == Method::Post && creates(op);
+    let props = body_properties(bundle, op);
+    if let Some(e) = relative_change(&props, verbs_only) {
+        return Some(e);
+    }
+    if verbs_only {
+        return None;
+    }
+    for p in &props {
+        let mut inner = Vec::new();
+        schema_properties(bundle, p.schema, 0, &mut inner);
+        for q in &inner {
+            if let Some(w) = q
+                .schema
+                .node
+                .get("description")
+                .and_then(Node::as_str)
+                .and_then(relative_wording)
+            {
+                return Some(Evidence {
+                    what: format!("`{}.{}` is described as \"{w}\"", p.name, q.name),
+                    at: q.key,
+                });
+            }
+        }
+    }
+    let body = op.request_body.as_ref();
+    let from_body = body.and_then(|b| {
+        b.content.iter().find_map(|m| {
+            let schema = bundle.deref(m.schema?);
+            let desc = schema.node.get("description").and_then(Node::as_str)?;
+            relative_wording(desc).map(|w| Evidence {
+                what: format!("the body is described as \"{w}\""),
+                at: schema.location(),
+            })
+        })
+    });
+    // The summary says what the operation does ("Append text to the existing note"); a long
+    // description also says where things go ("the snippet is appended to the end of the head
+    // element"), which is no relative change, so it is not read.
+    from_body.or_else(|| {
+        let summary = op.node.node.get("summary").and_then(Node::as_str)?;
+        relative_wording(summary).map(|w| Evidence {
+            what: format!("the operation's summary says \"{w}\""),
+            at: op.node.key_location("summary").unwrap_or(op.key),
+        })
+    })
+}
+
+/// An operation that says it creates something: its summary or description opens with
+/// "Create", or its operationId starts with `create`.
+fn creates(op: &Operation<'_>) -> bool {
+    let opens_with_create = |key: &str| {
+        op.node
+            .node
+            .get(key)
+            .and_then(Node::as_str)
+            .and_then(|t| words(strip_tags(t)).into_iter().next())
+            .is_some_and(|w| w == "create" || w == "creates")
+    };
+    opens_with_create("summary")
+        || opens_with_create("description")
+        || op
+            .operation_id
+            .and_then(|id| words(id).into_iter().next())
+            .is_some_and(|w| w == "create")
+}
+
+/// Text without a leading HTML tag (Stripe's descriptions open with `<p>`).
+fn strip_tags(text: &str) -> &str {
+    let mut t = text.trim_start();
+    while let Some(rest) = t.strip_prefix('<') {
+        match rest.find('>') {
+            Some(end) => t = rest[end + 1..].trim_start(),
+            None => break,
+        }
+    }
+    t
+}
+
+/// Whether the body is a JSON Patch (its media type, or an array of `{op, path}`), whatever
+/// operations it allows.
+pub fn is_json_patch(bundle: &Bundle, op: &Operation<'_>) -> bool {
+    op.request_body.as_ref().is_some_and(|body| {
+        body.content.iter().any(|media| {
+            media_essence(media.media_type) == "application/json-patch+json"
+                || media
+                    .schema
+                    .map(|s| bundle.deref(s))
+                    .filter(|s| s.node.get("type").and_then(Node::as_str) == Some("array"))
+                    .and_then(|s| s.get("items"))
+                    .map(|i| bundle.deref(i))
+                    .and_then(|i| i.get("properties"))
+                    .is_some_and(|p| p.node.get("op").is_some() && p.node.get("path").is_some())
+        })
+    })
 }
 
 #[cfg(test)]

@@ -757,6 +757,9 @@ fn parse_file(source: SourceFile, limits: &Limits) -> Result<BundleFile, FileErr
     }
 }
 
+/// The extension that silences rules where it is written (see `suppress.rs`).
+pub const IGNORE_EXTENSION: &str = "x-idemlint-ignore";
+
 /// Keys whose values are instance data or samples (examples, defaults, enumerations): a `$ref`
 /// inside them is data, or points at data no rule reads, so it is neither followed nor checked.
 /// `examples` is both the 3.x map of Example Objects (often `$ref`s to sample files, one per
@@ -765,7 +768,7 @@ const DATA_KEYS: [&str; 5] = ["example", "examples", "default", "enum", "const"]
 
 /// Extensions the rules read; the `$ref`s inside any other `x-` extension (`x-codeSamples`
 /// pointing at sample files, vendor tooling data) are left alone.
-const READ_EXTENSIONS: [&str; 2] = ["x-idempotency", crate::suppress::EXTENSION];
+const READ_EXTENSIONS: [&str; 2] = ["x-idempotency", IGNORE_EXTENSION];
 
 /// Maps whose keys are names the author chose (a property called `example`, a `default`
 /// response, a header called `x-request-id`), never keywords.

@@ -5,12 +5,13 @@
 use crate::catalogue::RuleId;
 use crate::diagnostic::Severity;
 use crate::engine::Linted;
+use crate::idempotency::relative_change_evidence;
 use crate::idempotency::{
     Declared, declared, fixed_value_body, has_if_match, key_carriers, stated_lifetime,
 };
 use crate::model::{Method, Operation};
 use crate::resolve::{Bundle, Location};
-use crate::rules::{json_patch_ops, relative_change_evidence};
+use crate::rules::json_patch_ops;
 use crate::source::Node;
 
 /// How an answer reads for a reviewer.
@@ -196,7 +197,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                     op,
                     c,
                     crate::idempotency::moves_money(bundle, op, settings).is_some(),
-                    crate::rules::relative_change_evidence(bundle, op).is_some(),
+                    relative_change_evidence(bundle, op).is_some(),
                 )
                 .is_none();
             answer(
@@ -270,7 +271,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                     bundle,
                     op,
                     crate::idempotency::moves_money(bundle, op, settings).is_some(),
-                    crate::rules::relative_change_evidence(bundle, op).is_some(),
+                    relative_change_evidence(bundle, op).is_some(),
                 )
             })
             .flatten()

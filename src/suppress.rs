@@ -11,7 +11,7 @@ use crate::catalogue::RuleId;
 use crate::resolve::{Bundle, FileId, Location};
 use crate::source::{Format, Node, ScalarKind, Span, Value};
 
-pub const EXTENSION: &str = "x-idemlint-ignore";
+pub use crate::resolve::IGNORE_EXTENSION as EXTENSION;
 
 /// One rule id named by a suppression.
 #[derive(Debug, Clone)]

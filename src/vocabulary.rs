@@ -671,6 +671,40 @@ pub const LINK_NOUNS: &[&str] = &[
     "connection",
 ];
 
+/// Words that name money moving, in paths, operationIds and body fields: the default of the
+/// configuration's `money_words`.
+pub const MONEY_WORDS: &[&str] = &[
+    "pay",
+    "payment",
+    "payments",
+    "payout",
+    "payouts",
+    "charge",
+    "charges",
+    "refund",
+    "refunds",
+    "capture",
+    "captures",
+    "transfer",
+    "transfers",
+    "withdraw",
+    "withdrawal",
+    "withdrawals",
+    "deposit",
+    "deposits",
+    "funds",
+    "disbursement",
+    "disbursements",
+    "remittance",
+    "remittances",
+    "fee",
+    "fees",
+    "check",
+    "checks",
+    "cheque",
+    "cheques",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,7 +9,7 @@ use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 
 use super::{Settings, apply_profile};
 use crate::catalogue::RuleId;
-use crate::diagnostic::Severity;
+use crate::catalogue::Severity;
 use crate::files::Files;
 use crate::heuristics::lifetime;
 use crate::inputs::Excludes;
@@ -151,6 +151,9 @@ impl Config {
         if reader.errors.is_empty() {
             Ok(config)
         } else {
+            // In the order of the file, whatever order they were found in (a key set twice is
+            // found while parsing, before the rest).
+            reader.errors.sort_by_key(|e| (e.line, e.column));
             Err(reader.errors)
         }
     }

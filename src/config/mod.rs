@@ -7,6 +7,8 @@ mod profile;
 pub use file::{Config, ConfigError, Level, Override, find_config_file};
 pub use profile::{PROFILES, apply_profile, profile_name};
 
+use crate::vocabulary::MONEY_WORDS;
+
 /// What counts as an idempotency key and which POSTs are read-only.
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -73,40 +75,7 @@ impl Default for Settings {
             ]),
             mismatch_status: "422".to_string(),
             min_ttl_seconds: 24 * 3600,
-            money_words: strings(&[
-                "pay",
-                "payment",
-                "payments",
-                "payout",
-                "payouts",
-                "charge",
-                "charges",
-                "refund",
-                "refunds",
-                "capture",
-                "captures",
-                "transfer",
-                "transfers",
-                "withdraw",
-                "withdrawal",
-                "withdrawals",
-                "deposit",
-                "deposits",
-                "funds",
-                "disbursement",
-                "disbursements",
-                "remittance",
-                "remittances",
-                // A fee made is a fee charged (Unit's `createFee` debits the account).
-                "fee",
-                "fees",
-                // A check sent for an amount is a payment mailed (Lob's `/checks`); a health
-                // or status check sends none, and is no money.
-                "check",
-                "checks",
-                "cheque",
-                "cheques",
-            ]),
+            money_words: strings(MONEY_WORDS),
         }
     }
 }

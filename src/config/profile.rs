@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::{Level, Settings};
-use crate::diagnostic::Severity;
+use crate::catalogue::Severity;
 
 /// Every profile, the default first.
 pub const PROFILES: &[&str] = &["ietf", "stripe", "zalando", "google-aip", "azure"];

@@ -170,7 +170,7 @@ pub struct Operation<'a> {
     pub addressed_as: Vec<(&'a EcoString, Vec<&'a str>)>,
     /// The words of its names, split once for every classifier that reads them
     /// ([`crate::classify`]).
-    pub(crate) names: std::sync::OnceLock<crate::classify::NameWords>,
+    pub(crate) names: std::sync::OnceLock<NameWords>,
 }
 
 impl<'a> Operation<'a> {
@@ -317,4 +317,14 @@ pub struct Header<'a> {
     pub name: &'a str,
     pub node: At<'a>,
     pub schema: Option<At<'a>>,
+}
+
+/// The words of an operation's names that the classifiers judge (`classify.rs` splits them, once
+/// an operation): its last literal path segment (an OData action's name), its operationId (after
+/// a namespace), and its summary (else the first sentence of its description).
+#[derive(Debug)]
+pub(crate) struct NameWords {
+    pub(crate) seg: Vec<String>,
+    pub(crate) id: Vec<String>,
+    pub(crate) lead: Vec<String>,
 }

@@ -3,7 +3,7 @@
 
 use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::has_if_match;
+use crate::idempotency::{has_if_match, is_json_patch};
 use crate::model::{Method, Operation, media_essence};
 use crate::resolve::Bundle;
 use crate::source::Node;
@@ -14,24 +14,6 @@ pub const RULE: Rule = Rule {
 };
 
 const UNSAFE_OPS: [&str; 3] = ["add", "move", "copy"];
-
-/// Whether the body is a JSON Patch (its media type, or an array of `{op, path}`), whatever
-/// operations it allows.
-pub fn is_json_patch(bundle: &Bundle, op: &Operation<'_>) -> bool {
-    op.request_body.as_ref().is_some_and(|body| {
-        body.content.iter().any(|media| {
-            media_essence(media.media_type) == "application/json-patch+json"
-                || media
-                    .schema
-                    .map(|s| bundle.deref(s))
-                    .filter(|s| s.node.get("type").and_then(Node::as_str) == Some("array"))
-                    .and_then(|s| s.get("items"))
-                    .map(|i| bundle.deref(i))
-                    .and_then(|i| i.get("properties"))
-                    .is_some_and(|p| p.node.get("op").is_some() && p.node.get("path").is_some())
-        })
-    })
-}
 
 /// The operations a JSON Patch body's `op` allows, when it is a JSON Patch whose `op` is an
 /// `enum` or a `const`; `None` otherwise (not a JSON Patch, or any operation allowed).

@@ -345,7 +345,7 @@ pub fn retry_effect(
         bundle,
         op,
         || moves_money(bundle, op, settings).is_some(),
-        || super::incremental_update::evidence(bundle, op).is_some(),
+        || crate::idempotency::relative_change_evidence(bundle, op).is_some(),
     )
 }
 
@@ -955,7 +955,7 @@ pub fn protected_alias<'a, 'b>(
         !crate::idempotency::key_carriers(bundle, other, settings).is_empty()
             || natural_key(bundle, other, &|| {
                 crate::idempotency::moves_money(bundle, other, settings).is_some()
-                    || super::incremental_update::evidence(bundle, other).is_some()
+                    || crate::idempotency::relative_change_evidence(bundle, other).is_some()
             })
             .is_some()
     })

@@ -39,8 +39,7 @@ pub use crate::catalogue::{
 };
 
 pub(crate) use idempotency_key_optional::keyless_retry_harmless;
-pub(crate) use incremental_update::evidence as relative_change_evidence;
-pub(crate) use json_patch_without_precondition::{is_json_patch, json_patch_ops};
+pub(crate) use json_patch_without_precondition::json_patch_ops;
 pub(crate) use missing_conflict_response::concurrency_harmless;
 pub(crate) use missing_conflict_response::{ApiErrorCodes, conflict_answered};
 pub(crate) use missing_idempotency_key::{
@@ -164,10 +163,10 @@ impl<'a> Context<'a> {
     }
 
     /// What makes `op`'s body a relative change, if anything (see
-    /// [`incremental_update::evidence`]).
+    /// [`crate::idempotency::relative_change_evidence`]).
     pub fn relative_change(&self, op: &Operation<'_>) -> Option<&crate::heuristics::Evidence> {
         self.relative[op.index]
-            .get_or_init(|| incremental_update::evidence(self.bundle, op))
+            .get_or_init(|| crate::idempotency::relative_change_evidence(self.bundle, op))
             .as_ref()
     }
 
