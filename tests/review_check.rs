@@ -796,7 +796,7 @@ fn shown(f: &idemlint::report::Finding) -> Shown {
         f.column,
         f.end_line,
         f.end_column,
-        f.rule,
+        f.rule.as_str(),
         f.severity.to_string(),
         f.message.clone(),
         f.pointer.clone(),
@@ -959,7 +959,7 @@ fn the_findings_a_review_is_made_of_are_the_findings_check_reports() {
             let doc = &m.review.file;
             let mut gaps: BTreeMap<&str, (idemlint::diagnostic::Severity, usize)> = BTreeMap::new();
             for f in &m.findings {
-                let e = gaps.entry(f.rule).or_insert((f.severity, 0));
+                let e = gaps.entry(f.rule.as_str()).or_insert((f.severity, 0));
                 e.0 = e.0.max(f.severity);
                 e.1 += 1;
             }
