@@ -12,6 +12,7 @@ use std::sync::Arc;
 use sha2::{Digest, Sha256};
 
 use crate::config::Config;
+use crate::facts::Facts;
 use crate::files::Files;
 use crate::filter::{Filter, Kept};
 use crate::model;
@@ -47,6 +48,8 @@ pub struct Outcome {
 pub struct Linted<'a> {
     pub bundle: &'a Bundle,
     pub api: &'a model::Api<'a>,
+    /// What the document says of each operation, as the rules judged it.
+    pub facts: &'a Facts<'a>,
     pub config: &'a Config,
     /// The document's findings, suppressions and levels applied, in report order.
     pub findings: &'a [Finding],
@@ -184,11 +187,16 @@ pub fn lint_document<T>(
     let bundle = timed(&mut result.timings.resolve, || {
         Bundle::load(source, loaded.root, loaded.duplicates, files, resolve)
     });
-    let made = lint_bundle(&bundle, config, opts, &mut result).map(|api| {
+    let made = model_of(&bundle, &mut result).map(|api| {
+        let facts = timed(&mut result.timings.rules, || {
+            Facts::new(&api, &bundle, &config.settings)
+        });
+        lint_model(&bundle, &api, &facts, config, opts, &mut result);
         sort_findings(&mut result.findings);
         let linted = Linted {
             bundle: &bundle,
             api: &api,
+            facts: &facts,
             config,
             findings: &result.findings,
         };
@@ -200,16 +208,10 @@ pub fn lint_document<T>(
     (result, made)
 }
 
-/// Models a loaded document and runs the rules on it, into `result`; gives the model back,
-/// unless the document could not be modelled.
-fn lint_bundle<'b>(
-    bundle: &'b Bundle,
-    config: &Config,
-    opts: &Options,
-    result: &mut Outcome,
-) -> Option<model::Api<'b>> {
-    let api = match timed(&mut result.timings.model, || model::build(bundle)) {
-        Ok(api) => api,
+/// The model of a loaded document; a document that cannot be modelled is an error in `result`.
+fn model_of<'b>(bundle: &'b Bundle, result: &mut Outcome) -> Option<model::Api<'b>> {
+    match timed(&mut result.timings.model, || model::build(bundle)) {
+        Ok(api) => Some(api),
         Err(e) => {
             result.errors.push(FileError {
                 kind: ErrorKind::Input,
@@ -218,11 +220,22 @@ fn lint_bundle<'b>(
                 column: 1,
                 message: e.0,
             });
-            return None;
+            None
         }
-    };
+    }
+}
+
+/// Runs the rules on a modelled document and filters what they find, into `result`.
+fn lint_model(
+    bundle: &Bundle,
+    api: &model::Api<'_>,
+    facts: &Facts<'_>,
+    config: &Config,
+    opts: &Options,
+    result: &mut Outcome,
+) {
     let rules_start = std::time::Instant::now();
-    let cx = Context::new(&api, bundle, &config.settings);
+    let cx = Context::new(api, bundle, &config.settings, facts);
     result.linted = true;
     result.operations = api.operations.len() + api.unchecked.len();
     let place = |at: Location| {
@@ -280,8 +293,6 @@ fn lint_bundle<'b>(
         }
     }
     result.timings.rules += rules_start.elapsed();
-    drop(cx);
-    Some(api)
 }
 
 /// What turning one document's diagnostics into findings remembers: the fingerprints given so

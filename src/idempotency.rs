@@ -519,16 +519,6 @@ pub fn has_if_match(op: &Operation<'_>) -> bool {
     op.header_param("If-Match").is_some()
 }
 
-/// Whether an operation's duplicates can matter: POST and PATCH, unless the operation only
-/// reads or passes the request through ([`crate::classify::exemption`]), or says
-/// `x-idempotency: false`. PUT and DELETE are idempotent by method.
-pub fn unsafe_to_repeat(bundle: &Bundle, op: &Operation<'_>, settings: &Settings) -> bool {
-    use crate::model::Method;
-    matches!(op.method, Method::Post | Method::Patch)
-        && exemption(bundle, op, settings).is_none()
-        && !matches!(declared(bundle, op), Some(Declared::NotNeeded))
-}
-
 /// [`crate::classify::exemption`], unless the body says otherwise: a "delete" that moves money
 /// ("Remove funds from the account" with an amount) or sends a relative change ("Subtracted
 /// from the current stock") does matter twice. (A read may filter by an amount: Adyen's "Get a

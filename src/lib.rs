@@ -11,6 +11,7 @@ pub mod diagnostic;
 pub mod discover;
 pub mod engine;
 pub mod explain;
+pub mod facts;
 pub mod fetch;
 pub mod files;
 pub mod filter;

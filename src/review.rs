@@ -5,10 +5,7 @@
 use crate::catalogue::RuleId;
 use crate::diagnostic::Severity;
 use crate::engine::Linted;
-use crate::idempotency::relative_change_evidence;
-use crate::idempotency::{
-    Declared, declared, fixed_value_body, has_if_match, key_carriers, stated_lifetime,
-};
+use crate::idempotency::{fixed_value_body, stated_lifetime};
 use crate::model::{Method, Operation};
 use crate::resolve::{Bundle, Location};
 use crate::rules::json_patch_ops;
@@ -91,7 +88,7 @@ fn answer(verdict: Verdict, text: impl Into<String>, at: Option<String>) -> Answ
 
 /// Reviews one linted document: its model and its findings, as `check` reports them.
 pub fn review_document(d: &Linted<'_>) -> ApiReview {
-    let (bundle, api, settings) = (d.bundle, d.api, &d.config.settings);
+    let (bundle, api, settings, facts) = (d.bundle, d.api, &d.config.settings, d.facts);
     let name = bundle.file(Bundle::ROOT).source.name.clone();
     let place = |loc: Location| {
         let f = bundle.file(loc.file);
@@ -124,16 +121,16 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
     };
     let api_codes = crate::rules::ApiErrorCodes::new(bundle);
     for op in &api.operations {
-        let carriers = key_carriers(bundle, op, settings);
-        let carrier = carriers.first();
-        let not_needed = matches!(declared(bundle, op), Some(Declared::NotNeeded));
-        let exemption = crate::idempotency::exemption(bundle, op, settings);
+        let of = facts.of(op);
+        let carrier = of.carriers.first();
+        let not_needed = of.declared_harmless();
+        let exemption = facts.exemption(op);
         let reads = exemption.is_some();
-        let mutating = matches!(op.method, Method::Post | Method::Patch) && !reads && !not_needed;
+        let mutating = of.duplicates_matter();
         if mutating {
             out.unsafe_operations += 1;
             // An optional key protects only the clients that send it.
-            if carrier.is_some_and(|c| c.required() != Some(false)) || has_if_match(op) {
+            if carrier.is_some_and(|c| c.required() != Some(false)) || of.if_match {
                 out.protected += 1;
             } else if carrier.is_some() {
                 out.optional_keys += 1;
@@ -171,7 +168,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                 "declared harmless (`x-idempotency: false`)",
                 op.node.key_location("x-idempotency").map(place),
             )
-        } else if let Some(exemption) = &exemption {
+        } else if let Some(exemption) = exemption {
             let text = match exemption {
                 crate::classify::Exemption::Reads(why) => format!("only reads (`{why}`)"),
                 crate::classify::Exemption::PassesThrough(why) => format!(
@@ -196,8 +193,8 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                     bundle,
                     op,
                     c,
-                    crate::idempotency::moves_money(bundle, op, settings).is_some(),
-                    relative_change_evidence(bundle, op).is_some(),
+                    facts.moves_money(op).is_some(),
+                    facts.relative_change(op).is_some(),
                 )
                 .is_none();
             answer(
@@ -217,13 +214,12 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                 ),
                 Some(place(c.location())),
             )
-        } else if has_if_match(op) {
+        } else if of.if_match {
             let at = op.header_param("If-Match").map(|p| place(p.declared));
             answer(Verdict::Good, "protected by an If-Match precondition", at)
-        } else if let Some(fields) = fixed_value_body(bundle, op).filter(|_| {
-            op.method == Method::Patch
-                && crate::idempotency::moves_money(bundle, op, settings).is_none()
-        }) {
+        } else if let Some(fields) = fixed_value_body(bundle, op)
+            .filter(|_| op.method == Method::Patch && facts.moves_money(op).is_none())
+        {
             answer(
                 Verdict::Good,
                 format!(
@@ -247,8 +243,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                 ),
             }
         } else if let Some(why) = crate::idempotency::natural_key(bundle, op, &|| {
-            crate::idempotency::moves_money(bundle, op, settings).is_some()
-                || relative_change_evidence(bundle, op).is_some()
+            facts.moves_money(op).is_some() || facts.relative_change(op).is_some()
         })
         .filter(|_| op.method == Method::Post)
         {
@@ -270,8 +265,8 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                 crate::rules::harmless_patch_retry(
                     bundle,
                     op,
-                    crate::idempotency::moves_money(bundle, op, settings).is_some(),
-                    relative_change_evidence(bundle, op).is_some(),
+                    facts.moves_money(op).is_some(),
+                    facts.relative_change(op).is_some(),
                 )
             })
             .flatten()
@@ -449,8 +444,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                     Some(place(op.anchor(r.key))),
                 ),
                 None if crate::rules::concurrency_harmless(bundle, op, || {
-                    relative_change_evidence(bundle, op).is_some()
-                        || crate::idempotency::moves_money(bundle, op, settings).is_some()
+                    facts.relative_change(op).is_some() || facts.moves_money(op).is_some()
                 }) =>
                 {
                     answer(
@@ -465,11 +459,11 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
 
         // 5. Relative changes.
         let evidence = match op.method {
-            Method::Put | Method::Patch | Method::Post => relative_change_evidence(bundle, op),
+            Method::Put | Method::Patch | Method::Post => facts.relative_change(op),
             _ => None,
         };
         let patch_ops = json_patch_ops(bundle, op);
-        let protected = carrier.is_some() || has_if_match(op);
+        let protected = of.protected();
         let q5 = match (evidence, patch_ops) {
             (Some(e), _) if op.method == Method::Put => answer(
                 Verdict::Risk,

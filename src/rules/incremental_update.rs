@@ -3,7 +3,6 @@
 
 use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::{Declared, declared, has_if_match};
 use crate::model::Method;
 
 pub const RULE: Rule = Rule {
@@ -16,9 +15,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let applies =
             op.method == Method::Patch || (op.method == Method::Post && op.path.contains('{'));
         if !applies
-            || matches!(declared(cx.bundle, op), Some(Declared::NotNeeded))
-            || has_if_match(op)
-            || !cx.carriers(op).is_empty()
+            || cx.facts.of(op).declared_harmless()
+            || cx.facts.of(op).protected()
             // Test data changed twice is no harm (Stripe's test-mode `…/increment`).
             || crate::classify::test_mode(op).is_some()
         {

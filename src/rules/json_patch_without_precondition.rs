@@ -3,7 +3,7 @@
 
 use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::{has_if_match, is_json_patch};
+use crate::idempotency::is_json_patch;
 use crate::model::{Method, Operation, media_essence};
 use crate::resolve::Bundle;
 use crate::source::Node;
@@ -92,10 +92,7 @@ pub fn json_patch_ops(bundle: &Bundle, op: &Operation<'_>) -> Option<Vec<String>
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for op in &cx.api.operations {
-        if !matches!(op.method, Method::Patch | Method::Post)
-            || has_if_match(op)
-            || !cx.carriers(op).is_empty()
-        {
+        if !matches!(op.method, Method::Patch | Method::Post) || cx.facts.of(op).protected() {
             continue;
         }
         let Some(ops) = json_patch_ops(cx.bundle, op) else {

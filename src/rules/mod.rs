@@ -32,8 +32,6 @@ mod unprotected_patch;
 mod unresolved_ref;
 mod unused_suppression;
 
-use std::sync::OnceLock;
-
 pub use crate::catalogue::{
     RuleId, RuleMeta, categories, expand_selector, meta, parse_meta, unknown_selector,
 };
@@ -49,7 +47,8 @@ pub(crate) use unprotected_patch::harmless_retry as harmless_patch_retry;
 
 use crate::config::Settings;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::idempotency::{KeyCarrier, key_carriers, unsafe_to_repeat};
+use crate::facts::Facts;
+use crate::idempotency::KeyCarrier;
 use crate::model::{Api, Operation, Parameter};
 use crate::resolve::{Bundle, Location};
 use crate::source::Node;
@@ -104,80 +103,43 @@ pub struct Context<'a> {
     pub api: &'a Api<'a>,
     pub bundle: &'a Bundle,
     pub settings: &'a Settings,
-    /// Each operation's key carriers, found once: most rules ask.
-    carriers: Vec<Vec<KeyCarrier<'a>>>,
-    /// Whether each operation's duplicates matter, judged once: a dozen rules ask.
-    matters: Vec<bool>,
-    /// Why each operation moves money, judged when first asked: three rules ask of every
-    /// unkeyed operation, and the answer reads the body and the names.
-    money: Vec<OnceLock<Option<String>>>,
-    /// Each operation's relative-change evidence, found when first asked.
-    relative: Vec<OnceLock<Option<crate::heuristics::Evidence>>>,
-    /// Whether any operation declares a 4xx response (Square's declare only 200).
-    pub declares_client_errors: bool,
-    /// The method keys of the operations marked `deprecated: true`.
-    deprecated: std::collections::HashSet<Location>,
+    /// What the document says of each operation, judged once for every rule and for review.
+    pub facts: &'a Facts<'a>,
 }
 
 impl<'a> Context<'a> {
-    pub fn new(api: &'a Api<'a>, bundle: &'a Bundle, settings: &'a Settings) -> Self {
-        let carriers = api
-            .operations
-            .iter()
-            .map(|op| key_carriers(bundle, op, settings))
-            .collect();
-        let matters = api
-            .operations
-            .iter()
-            .map(|op| unsafe_to_repeat(bundle, op, settings))
-            .collect();
-        let n = api.operations.len();
-        let declares_client_errors = api
-            .operations
-            .iter()
-            .any(|op| op.responses.iter().any(|r| r.status.starts_with('4')));
-        let deprecated = api
-            .operations
-            .iter()
-            .filter(|op| op.node.node.get("deprecated").and_then(Node::as_bool) == Some(true))
-            .map(|op| op.key)
-            .collect();
+    pub fn new(
+        api: &'a Api<'a>,
+        bundle: &'a Bundle,
+        settings: &'a Settings,
+        facts: &'a Facts<'a>,
+    ) -> Self {
         Context {
             api,
             bundle,
             settings,
-            carriers,
-            matters,
-            declares_client_errors,
-            deprecated,
-            money: (0..n).map(|_| OnceLock::new()).collect(),
-            relative: (0..n).map(|_| OnceLock::new()).collect(),
+            facts,
         }
     }
 
-    /// Why `op` moves money, if it does (see [`crate::idempotency::moves_money`]).
+    /// Why `op` moves money, if it does (see [`Facts::moves_money`]).
     pub fn moves_money(&self, op: &Operation<'_>) -> Option<&str> {
-        self.money[op.index]
-            .get_or_init(|| crate::idempotency::moves_money(self.bundle, op, self.settings))
-            .as_deref()
+        self.facts.moves_money(op)
     }
 
-    /// What makes `op`'s body a relative change, if anything (see
-    /// [`crate::idempotency::relative_change_evidence`]).
+    /// What makes `op`'s body a relative change, if anything (see [`Facts::relative_change`]).
     pub fn relative_change(&self, op: &Operation<'_>) -> Option<&crate::heuristics::Evidence> {
-        self.relative[op.index]
-            .get_or_init(|| crate::idempotency::relative_change_evidence(self.bundle, op))
-            .as_ref()
+        self.facts.relative_change(op)
     }
 
     /// Whether `op`'s duplicates matter (see [`Context::operations_whose_duplicates_matter`]).
     pub fn duplicates_matter(&self, op: &Operation<'_>) -> bool {
-        self.matters[op.index]
+        self.facts.of(op).duplicates_matter()
     }
 
     /// The key carriers `op` declares, headers first.
     pub fn carriers(&self, op: &Operation<'_>) -> &[KeyCarrier<'a>] {
-        &self.carriers[op.index]
+        &self.facts.of(op).carriers
     }
 
     /// The operations whose duplicates matter: POST and PATCH that do not only read, without
@@ -185,10 +147,7 @@ impl<'a> Context<'a> {
     pub fn operations_whose_duplicates_matter(
         &self,
     ) -> impl Iterator<Item = &'a Operation<'a>> + '_ {
-        self.api
-            .operations
-            .iter()
-            .filter(move |op| self.matters[op.index])
+        self.facts.operations_whose_duplicates_matter()
     }
 
     /// Every header key parameter with an operation that uses it, once per definition however
@@ -232,7 +191,7 @@ impl<'a> Context<'a> {
         let shared = SHARED.contains(&d.rule) || d.shared_gap.is_some();
         if !shared
             && d.operation_key
-                .is_some_and(|k| self.deprecated.contains(&k))
+                .is_some_and(|k| self.facts.deprecated.contains(&k))
         {
             if d.severity == Severity::Info {
                 d.deprecated_advice = true;
@@ -260,7 +219,7 @@ impl<'a> Context<'a> {
     ) {
         let gap = if found.len() < 2 {
             None
-        } else if !self.declares_client_errors {
+        } else if !self.facts.declares_client_errors {
             Some("a 4xx response".to_string())
         } else if !self.api.operations.iter().any(answered) {
             Some(format!("a {status} response"))
@@ -343,7 +302,7 @@ pub fn check_each(cx: &Context<'_>, mut sink: impl FnMut(&mut Vec<Diagnostic>)) 
     let mut out = Vec::new();
     for rule in RULES {
         (rule.check)(cx, &mut out);
-        if !cx.deprecated.is_empty() {
+        if !cx.facts.deprecated.is_empty() {
             out.iter_mut().for_each(|d| cx.note_deprecated(d));
         }
         sink(&mut out);

@@ -2,7 +2,7 @@
 
 use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
-use crate::idempotency::{fixed_value_body, has_if_match};
+use crate::idempotency::fixed_value_body;
 use crate::model::{Method, media_essence};
 
 pub const RULE: Rule = Rule {
@@ -24,7 +24,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         .filter(|o| o.method == Method::Patch)
     {
         // Passed through or `x-idempotency: false`: not this operation's to protect.
-        if !cx.duplicates_matter(op) || has_if_match(op) || !cx.carriers(op).is_empty() {
+        let facts = cx.facts.of(op);
+        if !facts.duplicates_matter() || facts.protected() {
             continue;
         }
         if harmless_retry(
