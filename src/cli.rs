@@ -595,9 +595,26 @@ fn check(mut args: CheckArgs) -> u8 {
         stdin_filename: args.stdin_filename.clone(),
         ..base
     };
-    let mut report = lint::run(&args.paths, &opts, || read_stdin(&opts));
+    let baseline = match &args.baseline {
+        Some(path) => match crate::baseline::load(path) {
+            Ok(baseline) => Some(std::sync::Arc::new(baseline)),
+            Err(e) => {
+                eprintln!("error: baseline {}: {e}", path.display());
+                return EXIT_ERROR;
+            }
+        },
+        None => None,
+    };
+    let opts = Options { baseline, ..opts };
+    let report = lint::run(&args.paths, &opts, || read_stdin(&opts));
     if let Some(path) = &args.write_baseline {
-        if let Err(e) = crate::baseline::write(path, &report) {
+        let findings = report.findings.iter().map(|f| crate::baseline::Key {
+            rule: f.rule.as_str(),
+            path: &f.source.path,
+            pointer: &f.pointer,
+            message: &f.message,
+        });
+        if let Err(e) = crate::baseline::write(path, findings) {
             eprintln!("error: cannot write baseline {}: {e}", path.display());
             return EXIT_ERROR;
         }
@@ -614,17 +631,6 @@ fn check(mut args: CheckArgs) -> u8 {
         } else {
             EXIT_ERROR
         };
-    }
-    if let Some(path) = &args.baseline {
-        match crate::baseline::load(path) {
-            Ok(baseline) => crate::baseline::apply(&mut report, &baseline, &|rule| {
-                crate::filter::selected(rule, &opts)
-            }),
-            Err(e) => {
-                eprintln!("error: baseline {}: {e}", path.display());
-                return EXIT_ERROR;
-            }
-        }
     }
     let color = use_color(args.color);
     let width = terminal_width();

@@ -9,10 +9,11 @@ use crate::config::{Config, find_config_file};
 use crate::discover::{Input, discover};
 use crate::engine::{Linted, Outcome, Setup, Strict, lint_document, parse_error, sort_findings};
 use crate::files::{Disk, Files};
+use crate::filter::baseline::{self, Baseline, Key, Looked};
 use crate::fragments;
 use crate::inputs::{self, Named, Origin, Source, Stdin};
 pub use crate::options::Options;
-use crate::report::{FragmentNote, Report, SkippedDocument};
+use crate::report::{FragmentNote, Report, SkippedDocument, Suppressed, SuppressionKind};
 use crate::resolve::{ErrorKind, FileError, ResolveOptions};
 use crate::source::SourceFile;
 use crate::timings::{Timings, timed};
@@ -200,7 +201,50 @@ pub fn run_each<T: Send>(
     errors.sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
     report.errors = errors;
     report.timings = timings;
+    if let Some(baseline) = &opts.baseline {
+        apply_baseline(&mut report, baseline, opts);
+    }
     (report, made)
+}
+
+/// The baseline stage of the filter: the run's findings the baseline knows are moved to the
+/// silenced ones, and how it matched is recorded for the report.
+fn apply_baseline(report: &mut Report, baseline: &Baseline, opts: &Options) {
+    let keys: Vec<Key<'_>> = report
+        .findings
+        .iter()
+        .map(|f| Key {
+            rule: f.rule.as_str(),
+            path: &f.source.path,
+            pointer: &f.pointer,
+            message: &f.message,
+        })
+        .collect();
+    let documents: Vec<&[PathBuf]> = report
+        .documents
+        .iter()
+        .map(|d| d.loaded.as_slice())
+        .collect();
+    let looked = Looked {
+        documents: &documents,
+        complete: report.errors.is_empty(),
+        ran: &|rule| crate::filter::selected(rule, opts),
+    };
+    let (known, outcome) = baseline::judge(baseline, &keys, &looked);
+    drop(keys);
+    let findings = std::mem::take(&mut report.findings);
+    for (finding, known) in findings.into_iter().zip(known) {
+        if known {
+            report.suppressed.push(Suppressed {
+                finding,
+                kind: SuppressionKind::Baseline,
+                reason: None,
+            });
+        } else {
+            report.findings.push(finding);
+        }
+    }
+    report.baseline = Some(outcome);
 }
 
 /// The documents to lint, each with its configuration.

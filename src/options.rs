@@ -1,8 +1,10 @@
 //! What a run is asked to do: the options `check` and `review` share, set from the command line.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use crate::config::Config;
+use crate::filter::baseline::Baseline;
 use crate::inputs::Excludes;
 use crate::limits::Limits;
 
@@ -36,4 +38,6 @@ pub struct Options {
     pub allow_outside_root: bool,
     /// `--allow-remote-refs`: `$ref`s to http(s) URLs are fetched.
     pub allow_remote_refs: bool,
+    /// `--baseline`: the findings it knows are silenced, not shown.
+    pub baseline: Option<Arc<Baseline>>,
 }

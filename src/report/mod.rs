@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use crate::catalogue::RuleId;
 use crate::diagnostic::{OpRef, Severity};
+pub use crate::filter::baseline::{BaselineOutcome, StaleEntry};
 use crate::fix::Applicability;
 use crate::resolve::FileError;
 use crate::source::{SourceFile, Span};
@@ -192,32 +193,6 @@ pub struct Report {
     pub timings: crate::timings::Timings,
     /// How the `--baseline` matched, when one was given.
     pub baseline: Option<BaselineOutcome>,
-}
-
-/// How a `--baseline` file matched this run's findings.
-#[derive(Debug, Clone)]
-pub struct BaselineOutcome {
-    /// The baseline file, as given.
-    pub file: String,
-    pub entries: usize,
-    /// Findings the baseline silenced.
-    pub matched: usize,
-    /// Every entry for a local file names one that no longer exists.
-    pub all_missing: bool,
-    /// Some entry names a file this run loaded.
-    pub names_a_linted_file: bool,
-    /// Entries that matched no finding, in the baseline's order.
-    pub stale: Vec<StaleEntry>,
-}
-
-/// A baseline entry no finding of the run matched.
-#[derive(Debug, Clone)]
-pub struct StaleEntry {
-    pub rule: String,
-    /// Relative to the baseline's folder.
-    pub file: String,
-    pub pointer: String,
-    pub message: String,
 }
 
 impl Report {

@@ -14,7 +14,32 @@ use serde::{Deserialize, Serialize};
 
 use crate::files::normalize;
 use crate::project::relative_to;
-use crate::report::{BaselineOutcome, Report, StaleEntry, Suppressed, SuppressionKind};
+
+/// How a `--baseline` file matched this run's findings.
+#[derive(Debug, Clone)]
+pub struct BaselineOutcome {
+    /// The baseline file, as given.
+    pub file: String,
+    pub entries: usize,
+    /// Findings the baseline silenced.
+    pub matched: usize,
+    /// Every entry for a local file names one that no longer exists.
+    pub all_missing: bool,
+    /// Some entry names a file this run loaded.
+    pub names_a_linted_file: bool,
+    /// Entries that matched no finding, in the baseline's order.
+    pub stale: Vec<StaleEntry>,
+}
+
+/// A baseline entry no finding of the run matched.
+#[derive(Debug, Clone)]
+pub struct StaleEntry {
+    pub rule: String,
+    /// Relative to the baseline's folder.
+    pub file: String,
+    pub pointer: String,
+    pub message: String,
+}
 
 /// The version written; earlier ones are refused with a hint to write the baseline anew.
 const VERSION: u32 = 2;
@@ -25,7 +50,7 @@ struct BaselineFile {
     findings: Vec<Entry>,
 }
 
-#[derive(Serialize, Deserialize, Clone)]
+#[derive(Debug, Serialize, Deserialize, Clone)]
 struct Entry {
     rule: String,
     /// Relative to the baseline's folder, `/`-separated; a URL for a fetched remote file.
@@ -36,6 +61,7 @@ struct Entry {
 }
 
 /// A loaded baseline, ready to match findings.
+#[derive(Debug)]
 pub struct Baseline {
     /// Shown in notes, as the user gave it.
     name: String,
@@ -63,20 +89,27 @@ fn path_in(path: &Path, dir: &Path) -> String {
     }
 }
 
-/// Writes the findings of `report` as a baseline file at `path` (whole or not at all, see
-/// [`crate::output`]).
-pub fn write(path: &Path, report: &Report) -> std::io::Result<()> {
+/// A finding as a baseline knows it: its rule, its file (absolute, or a URL), its JSON pointer
+/// and (for the reader of the file) its message.
+#[derive(Debug, Clone, Copy)]
+pub struct Key<'a> {
+    pub rule: &'a str,
+    pub path: &'a Path,
+    pub pointer: &'a str,
+    pub message: &'a str,
+}
+
+/// Writes `findings` as a baseline file at `path` (whole or not at all, see [`crate::output`]).
+pub fn write<'a>(path: &Path, findings: impl Iterator<Item = Key<'a>>) -> std::io::Result<()> {
     let dir = folder_of(path);
     let file = BaselineFile {
         version: VERSION,
-        findings: report
-            .findings
-            .iter()
+        findings: findings
             .map(|f| Entry {
-                rule: f.rule.as_str().to_string(),
-                file: path_in(&f.source.path, &dir),
-                pointer: f.pointer.clone(),
-                message: f.message.clone(),
+                rule: f.rule.to_string(),
+                file: path_in(f.path, &dir),
+                pointer: f.pointer.to_string(),
+                message: f.message.to_string(),
             })
             .collect(),
     };
@@ -123,16 +156,30 @@ pub fn load(path: &Path) -> Result<Baseline, String> {
     })
 }
 
-/// Moves the findings the baseline knows into `report.suppressed`, and records in
-/// `report.baseline` how they matched.
+/// What a run looked at, which says whether an entry no finding matched is stale.
+pub struct Looked<'a> {
+    /// Every document linted: the files each loaded, itself first (absolute paths, or URLs).
+    pub documents: &'a [&'a [PathBuf]],
+    /// The run had no input error.
+    pub complete: bool,
+    /// Whether the run ran a rule.
+    pub ran: &'a dyn Fn(&str) -> bool,
+}
+
+/// Judges a run's `findings` against the baseline: for each, whether the baseline knows it (it
+/// is then silenced, not shown), and how the baseline matched as a whole.
 ///
 /// An entry is stale when the run looked for it and it is gone, or when its file is gone. The
-/// run looked for it when it linted without an input error, ran its rule (`ran`), and either
-/// linted its file as a document, or loaded its file as a fragment and found nothing at all of
-/// that rule there: a fragment shared by documents this run did not lint (a hook passes only the
-/// changed files) may hold entries that only those documents produce, so a partial match there
-/// proves nothing.
-pub fn apply(report: &mut Report, baseline: &Baseline, ran: &dyn Fn(&str) -> bool) {
+/// run looked for it when it linted without an input error, ran its rule, and either linted its
+/// file as a document, or loaded its file as a fragment and found nothing at all of that rule
+/// there: a fragment shared by documents this run did not lint (a hook passes only the changed
+/// files) may hold entries that only those documents produce, so a partial match there proves
+/// nothing.
+pub fn judge(
+    baseline: &Baseline,
+    findings: &[Key<'_>],
+    looked: &Looked<'_>,
+) -> (Vec<bool>, BaselineOutcome) {
     let key = |rule: &str, file: &str, pointer: &str| format!("{rule}\0{file}\0{pointer}");
     let mut recorded: HashMap<String, usize> = HashMap::new();
     for e in &baseline.entries {
@@ -149,27 +196,25 @@ pub fn apply(report: &mut Report, baseline: &Baseline, ran: &dyn Fn(&str) -> boo
             .or_insert_with(|| path_in(path, &baseline.dir))
             .clone()
     };
-    let findings = std::mem::take(&mut report.findings);
     let mut matched = 0;
-    for f in findings {
-        let file = as_written(&f.source.path);
-        match left.get_mut(&key(f.rule.as_str(), &file, &f.pointer)) {
-            Some(n) if *n > 0 => {
-                *n -= 1;
-                matched += 1;
-                report.suppressed.push(Suppressed {
-                    finding: f,
-                    kind: SuppressionKind::Baseline,
-                    reason: None,
-                });
+    let known: Vec<bool> = findings
+        .iter()
+        .map(|f| {
+            let file = as_written(f.path);
+            match left.get_mut(&key(f.rule, &file, f.pointer)) {
+                Some(n) if *n > 0 => {
+                    *n -= 1;
+                    matched += 1;
+                    true
+                }
+                _ => false,
             }
-            _ => report.findings.push(f),
-        }
-    }
+        })
+        .collect();
     let mut documents = HashSet::new();
     let mut loaded = HashSet::new();
-    for d in &report.documents {
-        for (i, path) in d.loaded.iter().enumerate() {
+    for d in looked.documents {
+        for (i, path) in d.iter().enumerate() {
             let file = as_written(path);
             if i == 0 {
                 documents.insert(file.clone());
@@ -177,13 +222,13 @@ pub fn apply(report: &mut Report, baseline: &Baseline, ran: &dyn Fn(&str) -> boo
             loaded.insert(file);
         }
     }
-    let complete = report.errors.is_empty();
-    let mut known: HashMap<String, bool> = HashMap::new();
+    let complete = looked.complete;
+    let mut exists: HashMap<String, bool> = HashMap::new();
     let mut gone = |file: &str| -> bool {
         if crate::fetch::is_http(file) || loaded.contains(file) {
             return false;
         }
-        *known
+        *exists
             .entry(file.to_string())
             .or_insert_with(|| !baseline.dir.join(file).exists())
     };
@@ -203,7 +248,7 @@ pub fn apply(report: &mut Report, baseline: &Baseline, ran: &dyn Fn(&str) -> boo
             missing += usize::from(is_gone);
         }
         let looked = complete
-            && ran(&e.rule)
+            && (looked.ran)(&e.rule)
             && (documents.contains(&e.file)
                 || (loaded.contains(&e.file) && unmatched.contains(&k)));
         if !is_gone && !looked {
@@ -222,14 +267,15 @@ pub fn apply(report: &mut Report, baseline: &Baseline, ran: &dyn Fn(&str) -> boo
             });
         }
     }
-    report.baseline = Some(BaselineOutcome {
+    let outcome = BaselineOutcome {
         file: baseline.name.clone(),
         entries: baseline.entries.len(),
         matched,
         all_missing: local > 0 && missing == local,
         names_a_linted_file: baseline.entries.iter().any(|e| loaded.contains(&e.file)),
         stale,
-    });
+    };
+    (known, outcome)
 }
 
 /// What a user is told of the baseline on standard error. A warning when nothing matched and

@@ -9,8 +9,13 @@
 //! around it or in its operation object, `# idemlint-ignore` on its line); shadowing between
 //! enabled rules (judged after every rule ran, since the rule that shadows may come later); the
 //! one finding kept of a shared gap. Suppressions that silenced nothing are diagnostics of
-//! `unused-suppression`, judged like any other. The baseline, which matches findings of a whole
-//! run by their place in the project, is applied to the run's rows (`baseline.rs`).
+//! `unused-suppression`, judged like any other.
+//!
+//! The baseline ([`baseline`]) is the filter's stage of a whole run: it matches the findings of
+//! every document, once a file shared by several is counted once, by their rule, file and JSON
+//! pointer.
+
+pub mod baseline;
 
 use std::collections::HashSet;
 
