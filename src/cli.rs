@@ -596,7 +596,7 @@ fn check(mut args: CheckArgs) -> u8 {
         ..base
     };
     let baseline = match &args.baseline {
-        Some(path) => match crate::baseline::load(path) {
+        Some(path) => match crate::filter::baseline::load(path) {
             Ok(baseline) => Some(std::sync::Arc::new(baseline)),
             Err(e) => {
                 eprintln!("error: baseline {}: {e}", path.display());
@@ -608,13 +608,16 @@ fn check(mut args: CheckArgs) -> u8 {
     let opts = Options { baseline, ..opts };
     let report = lint::run(&args.paths, &opts, || read_stdin(&opts));
     if let Some(path) = &args.write_baseline {
-        let findings = report.findings.iter().map(|f| crate::baseline::Key {
-            rule: f.rule.as_str(),
-            path: &f.source.path,
-            pointer: &f.pointer,
-            message: &f.message,
-        });
-        if let Err(e) = crate::baseline::write(path, findings) {
+        let findings = report
+            .findings
+            .iter()
+            .map(|f| crate::filter::baseline::Key {
+                rule: f.rule.as_str(),
+                path: &f.source.path,
+                pointer: &f.pointer,
+                message: &f.message,
+            });
+        if let Err(e) = crate::filter::baseline::write(path, findings) {
             eprintln!("error: cannot write baseline {}: {e}", path.display());
             return EXIT_ERROR;
         }
@@ -653,7 +656,10 @@ fn check(mut args: CheckArgs) -> u8 {
     if let Some(outcome) = &report.baseline
         && !args.quiet
     {
-        eprint!("{}", crate::baseline::notes(outcome, report.findings.len()));
+        eprint!(
+            "{}",
+            crate::filter::baseline::notes(outcome, report.findings.len())
+        );
     }
     if args.timings {
         let documents = report.documents.len();

@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 use crate::config::Config;
 use crate::facts::Facts;
 use crate::files::Files;
-use crate::filter::{Filter, Kept};
+use crate::filter::{Filter, Kept, Selection};
 use crate::model;
 use crate::options::Options;
 use crate::project::Projects;
@@ -274,7 +274,11 @@ fn lint_model(
         loaded: bundle.files.iter().map(|f| f.source.path.clone()).collect(),
     });
     result.errors = bundle.errors.clone();
-    let mut filter = Filter::new(bundle, config, opts);
+    let selection = Selection {
+        select: &opts.select,
+        ignore: &opts.ignore,
+    };
+    let mut filter = Filter::new(bundle, config, selection);
     let mut kept = Vec::new();
     check_each(&cx, |diagnostics| filter.rule(diagnostics, &mut kept));
     filter.finish(&mut kept);

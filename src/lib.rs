@@ -34,6 +34,3 @@ pub mod suggest;
 pub mod suppress;
 pub mod timings;
 pub mod vocabulary;
-
-/// Baselines, a stage of the filter, under the name they always had.
-pub use filter::baseline;

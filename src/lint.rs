@@ -228,7 +228,13 @@ fn apply_baseline(report: &mut Report, baseline: &Baseline, opts: &Options) {
     let looked = Looked {
         documents: &documents,
         complete: report.errors.is_empty(),
-        ran: &|rule| crate::filter::selected(rule, opts),
+        ran: &|rule| {
+            crate::filter::Selection {
+                select: &opts.select,
+                ignore: &opts.ignore,
+            }
+            .runs(rule)
+        },
     };
     let (known, outcome) = baseline::judge(baseline, &keys, &looked);
     drop(keys);

@@ -22,7 +22,6 @@ use std::collections::HashSet;
 use crate::catalogue::RuleId;
 use crate::config::{Config, Level};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::options::Options;
 use crate::resolve::{Bundle, Location, PointerCache};
 use crate::suppress::Suppressions;
 
@@ -41,17 +40,26 @@ pub struct Kept {
     pub silenced: Option<Option<String>>,
 }
 
-/// `--select` and `--ignore`.
-pub fn selected(rule: &str, opts: &Options) -> bool {
-    (opts.select.is_empty() || opts.select.iter().any(|s| s == rule))
-        && !opts.ignore.iter().any(|s| s == rule)
+/// `--select` and `--ignore`: which rules run (every rule when nothing is selected).
+#[derive(Debug, Clone, Copy)]
+pub struct Selection<'a> {
+    pub select: &'a [String],
+    pub ignore: &'a [String],
+}
+
+impl Selection<'_> {
+    /// Whether `rule` runs.
+    pub fn runs(&self, rule: &str) -> bool {
+        (self.select.is_empty() || self.select.iter().any(|s| s == rule))
+            && !self.ignore.iter().any(|s| s == rule)
+    }
 }
 
 /// The filter of one document's diagnostics.
 pub struct Filter<'a> {
     bundle: &'a Bundle,
     config: &'a Config,
-    opts: &'a Options,
+    selection: Selection<'a>,
     suppressions: Suppressions,
     pointers: PointerCache,
     /// The operations each rule reported and kept (selected, not turned off): what shadows a
@@ -62,11 +70,11 @@ pub struct Filter<'a> {
 }
 
 impl<'a> Filter<'a> {
-    pub fn new(bundle: &'a Bundle, config: &'a Config, opts: &'a Options) -> Self {
+    pub fn new(bundle: &'a Bundle, config: &'a Config, selection: Selection<'a>) -> Self {
         Filter {
             bundle,
             config,
-            opts,
+            selection,
             suppressions: Suppressions::collect(bundle),
             pointers: PointerCache::default(),
             reported: HashSet::new(),
@@ -118,9 +126,9 @@ impl<'a> Filter<'a> {
             }
             out.extend(self.keep(d));
         }
-        let (config, opts) = (self.config, self.opts);
+        let (config, selection) = (self.config, self.selection);
         let enabled =
-            |rule: &str| selected(rule, opts) && config.levels.get(rule) != Some(&Level::Off);
+            |rule: &str| selection.runs(rule) && config.levels.get(rule) != Some(&Level::Off);
         let severity = UNUSED.meta().severity;
         for (at, message) in self.suppressions.unused(enabled) {
             let d = Diagnostic::new(UNUSED, severity, at, message);
@@ -130,7 +138,7 @@ impl<'a> Filter<'a> {
 
     /// Selection and levels: `None` when the rule does not run here.
     fn levelled(&mut self, d: Diagnostic) -> Option<Kept> {
-        if !selected(d.rule.as_str(), self.opts) {
+        if !self.selection.runs(d.rule.as_str()) {
             return None;
         }
         let file = self.bundle.file(d.primary.file);
