@@ -3648,6 +3648,111 @@ pub fn is_json_patch(bundle: &Bundle, op: &Operation<'_>) -> bool {
     })
 }
 
+pub const UNSAFE_OPS: [&str; 3] = ["add", "move", "copy"];
+
+/// The operations a JSON Patch body's `op` allows, when it is a JSON Patch whose `op` is an
+/// `enum` or a `const`; `None` otherwise (not a JSON Patch, or any operation allowed).
+pub fn allowed_ops(bundle: &Bundle, op: &Operation<'_>) -> Option<Vec<String>> {
+    if !is_json_patch(bundle, op) {
+        return None;
+    }
+    let body = op.request_body.as_ref()?;
+    body.content.iter().find_map(|media| {
+        let items = media
+            .schema
+            .map(|s| bundle.deref(s))
+            .filter(|s| s.node.get("type").and_then(Node::as_str) == Some("array"))
+            .and_then(|s| s.get("items"))
+            .map(|i| bundle.deref(i))?;
+        let o = items
+            .get("properties")?
+            .get("op")
+            .map(|o| bundle.deref(o))?;
+        o.node
+            .get("enum")
+            .map(|e| {
+                e.items()
+                    .iter()
+                    .filter_map(Node::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
+            .or_else(|| {
+                o.node
+                    .get("const")
+                    .and_then(Node::as_str)
+                    .map(|c| vec![c.to_string()])
+            })
+    })
+}
+
+/// The non-idempotent JSON Patch operations the body allows, if it is a JSON Patch.
+pub fn json_patch_ops(bundle: &Bundle, op: &Operation<'_>) -> Option<Vec<String>> {
+    let body = op.request_body.as_ref()?;
+    for media in &body.content {
+        let declared_patch = media_essence(media.media_type) == "application/json-patch+json";
+        let items = media
+            .schema
+            .map(|s| bundle.deref(s))
+            .filter(|s| s.node.get("type").and_then(Node::as_str) == Some("array"))
+            .and_then(|s| s.get("items"))
+            .map(|i| bundle.deref(i));
+        let props = items.and_then(|i| i.get("properties"));
+        let shaped_like_patch =
+            props.is_some_and(|p| p.node.get("op").is_some() && p.node.get("path").is_some());
+        if !declared_patch && !shaped_like_patch {
+            continue;
+        }
+        let op_schema = props.and_then(|p| p.get("op")).map(|o| bundle.deref(o));
+        let allowed: Option<Vec<&str>> = op_schema.and_then(|o| {
+            o.node
+                .get("enum")
+                .map(|e| e.items().iter().filter_map(Node::as_str).collect())
+                .or_else(|| o.node.get("const").and_then(Node::as_str).map(|c| vec![c]))
+        });
+        let unsafe_ops: Vec<String> = match allowed {
+            Some(values) => values
+                .into_iter()
+                .filter(|v| UNSAFE_OPS.contains(v))
+                .map(str::to_string)
+                .collect(),
+            None => UNSAFE_OPS.iter().map(|s| s.to_string()).collect(),
+        };
+        if !unsafe_ops.is_empty() {
+            return Some(unsafe_ops);
+        }
+    }
+    None
+}
+
+/// Whether an `x-` extension of an operation names one of `codes` (compared without case and
+/// separators) as an error code: Square lists its errors in `x-endpoint-errors`
+/// (`IDEMPOTENCY_KEY_REUSED`, `BAD_REQUEST`), AWS names `IdempotentParameterMismatch`.
+pub fn extension_names_code(op: &Node, codes: &[&str]) -> bool {
+    extension_has_code(op, &|code| {
+        let squashed = crate::idempotency::squash(code);
+        codes.iter().any(|c| squashed == *c)
+    })
+}
+
+/// Whether an `x-…error…` extension of `node` lists a code that `is` accepts (the whole string
+/// of a value: `BAD_REQUEST`, not a word inside a code sample, nor a description: a code has no
+/// spaces).
+pub fn extension_has_code(node: &Node, is: &dyn Fn(&str) -> bool) -> bool {
+    fn walk(node: &Node, is: &dyn Fn(&str) -> bool, depth: usize) -> bool {
+        if let Some(text) = node.as_str() {
+            return text.len() <= 80 && !text.contains(char::is_whitespace) && is(text);
+        }
+        depth < 6
+            && (node.entries().iter().any(|e| walk(&e.value, is, depth + 1))
+                || node.items().iter().any(|i| walk(i, is, depth + 1)))
+    }
+    node.entries()
+        .iter()
+        .filter(|e| e.key.text.starts_with("x-") && e.key.text.contains("error"))
+        .any(|e| walk(&e.value, is, 0))
+}
+
 #[cfg(test)]
 mod mismatch_tests {
     use super::mismatch_wording;

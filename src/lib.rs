@@ -27,6 +27,7 @@ pub mod output;
 pub mod project;
 pub mod report;
 pub mod resolve;
+pub mod retry;
 pub mod review;
 pub mod rules;
 pub mod source;

@@ -5,10 +5,10 @@
 use crate::catalogue::RuleId;
 use crate::diagnostic::Severity;
 use crate::engine::Linted;
+use crate::idempotency::json_patch_ops;
 use crate::idempotency::{fixed_value_body, stated_lifetime};
 use crate::model::{Method, Operation};
 use crate::resolve::{Bundle, Location};
-use crate::rules::json_patch_ops;
 use crate::source::Node;
 
 /// How an answer reads for a reviewer.
@@ -119,7 +119,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
         lifetimes: Vec::new(),
         gaps: Vec::new(),
     };
-    let api_codes = crate::rules::ApiErrorCodes::new(bundle);
+    let api_codes = crate::retry::ApiErrorCodes::new(bundle);
     for op in &api.operations {
         let of = facts.of(op);
         let carrier = of.carriers.first();
@@ -189,7 +189,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
             // As `idempotency-key-optional` judges it: an optional key is a gap only where a
             // keyless retry loses something.
             let optional = c.required() == Some(false)
-                && crate::rules::keyless_retry_harmless(
+                && crate::retry::keyless_retry_harmless(
                     bundle,
                     op,
                     c,
@@ -253,7 +253,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                 Some(place(op.key)),
             )
         } else if let Some(other) =
-            crate::rules::protected_alias(bundle, &api.operations, op, settings)
+            crate::retry::protected_alias(bundle, &api.operations, op, settings)
         {
             answer(
                 Verdict::Good,
@@ -262,7 +262,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
             )
         } else if let Some(why) = (op.method == Method::Patch)
             .then(|| {
-                crate::rules::harmless_patch_retry(
+                crate::retry::harmless_patch_retry(
                     bundle,
                     op,
                     facts.moves_money(op).is_some(),
@@ -285,7 +285,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
             )
         } else {
             use crate::classify::Effect;
-            let (verdict, text) = match crate::rules::retry_effect(bundle, op, settings) {
+            let (verdict, text) = match crate::retry::retry_effect(bundle, op, settings) {
                 Effect::Creates => (Verdict::Risk, "processed twice: no idempotency key".into()),
                 Effect::Updates | Effect::Transitions(_)
                     if crate::idempotency::version_precondition(bundle, op) =>
@@ -302,7 +302,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                     "a retry sets the same values again (an update of absolute values)".to_string(),
                 ),
                 Effect::Transitions(verb) => {
-                    match crate::rules::repeat_answered(bundle, op, &verb) {
+                    match crate::retry::repeat_answered(bundle, op, &verb) {
                         Some(status) if status.starts_with('2') || status.starts_with('3') => (
                             Verdict::Good,
                             format!("a repeat is answered {status}, as the first (`{verb}`)"),
@@ -310,7 +310,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                         // As `missing-idempotency-key` judges it: a switch repeated with the same
                         // request stays where it is, unless a repeat is documented as refused.
                         None if crate::classify::is_switch(op, &verb)
-                            && crate::rules::only_identifies_or_bodiless(bundle, op) =>
+                            && crate::retry::only_identifies_or_bodiless(bundle, op) =>
                         {
                             (
                                 Verdict::Good,
@@ -332,7 +332,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                     }
                 }
                 // As `missing-idempotency-key` judges it: a resend exists to send once more.
-                Effect::Sends(verb) if crate::rules::resends(op, &verb) => (
+                Effect::Sends(verb) if crate::retry::resends(op, &verb) => (
                     Verdict::Good,
                     format!("a retry sends once more, which a resend is for (`{verb}`)"),
                 ),
@@ -428,7 +428,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
         } else if carrier.is_none() || !mutating {
             not_applicable("no key")
         } else if op.response("409").is_none()
-            && let Some(how) = crate::rules::conflict_answered(bundle, op, "409", &api_codes)
+            && let Some(how) = crate::retry::conflict_answered(bundle, op, "409", &api_codes)
         {
             answer(Verdict::Good, format!("answered by {how}"), None)
         } else {
@@ -443,7 +443,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                     "409, but no Retry-After",
                     Some(place(op.anchor(r.key))),
                 ),
-                None if crate::rules::concurrency_harmless(bundle, op, || {
+                None if crate::retry::concurrency_harmless(bundle, op, || {
                     facts.relative_change(op).is_some() || facts.moves_money(op).is_some()
                 }) =>
                 {

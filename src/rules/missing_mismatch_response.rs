@@ -179,7 +179,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let code_for_api = [Some(root), root.get("info")]
         .into_iter()
         .flatten()
-        .any(|n| crate::rules::extension_names_code(n, MISMATCH_CODES));
+        .any(|n| crate::idempotency::extension_names_code(n, MISMATCH_CODES));
     for op in cx.operations_whose_duplicates_matter() {
         if cx.carriers(op).is_empty() {
             continue;
@@ -265,7 +265,7 @@ fn answered(op: &crate::model::Operation<'_>, status: &str) -> bool {
         || op.responses.iter().any(|r| {
             r.status.starts_with('4') && r.description.and_then(mismatch_wording).is_some()
         })
-        || crate::rules::extension_names_code(op.node.node, MISMATCH_CODES)
+        || crate::idempotency::extension_names_code(op.node.node, MISMATCH_CODES)
 }
 
 /// Error codes for a key reused with another payload, compared without case and separators.

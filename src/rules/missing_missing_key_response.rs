@@ -54,7 +54,7 @@ fn answered(op: &crate::model::Operation<'_>) -> bool {
     op.response("400").is_some()
         || op.response("default").is_some()
         || op.response("4XX").is_some()
-        || crate::rules::extension_names_code(
+        || crate::idempotency::extension_names_code(
             op.node.node,
             &[
                 "badrequest",

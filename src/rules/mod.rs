@@ -36,22 +36,12 @@ pub use crate::catalogue::{
     RuleId, RuleMeta, categories, expand_selector, meta, parse_meta, unknown_selector,
 };
 
-pub(crate) use idempotency_key_optional::keyless_retry_harmless;
-pub(crate) use json_patch_without_precondition::json_patch_ops;
-pub(crate) use missing_conflict_response::concurrency_harmless;
-pub(crate) use missing_conflict_response::{ApiErrorCodes, conflict_answered};
-pub(crate) use missing_idempotency_key::{
-    only_identifies_or_bodiless, protected_alias, repeat_answered, resends, retry_effect,
-};
-pub(crate) use unprotected_patch::harmless_retry as harmless_patch_retry;
-
 use crate::config::Settings;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::facts::Facts;
 use crate::idempotency::KeyCarrier;
 use crate::model::{Api, Operation, Parameter};
 use crate::resolve::{Bundle, Location};
-use crate::source::Node;
 
 /// A rule: its stable id, its documentation, and its check.
 pub struct Rule {
@@ -265,34 +255,6 @@ pub fn shared_gap_note(what: &str, others: usize) -> String {
         if others == 1 { "" } else { "s" },
         if others == 1 { "s" } else { "" },
     )
-}
-
-/// Whether an `x-` extension of an operation names one of `codes` (compared without case and
-/// separators) as an error code: Square lists its errors in `x-endpoint-errors`
-/// (`IDEMPOTENCY_KEY_REUSED`, `BAD_REQUEST`), AWS names `IdempotentParameterMismatch`.
-pub fn extension_names_code(op: &Node, codes: &[&str]) -> bool {
-    extension_has_code(op, &|code| {
-        let squashed = crate::idempotency::squash(code);
-        codes.iter().any(|c| squashed == *c)
-    })
-}
-
-/// Whether an `x-…error…` extension of `node` lists a code that `is` accepts (the whole string
-/// of a value: `BAD_REQUEST`, not a word inside a code sample, nor a description: a code has no
-/// spaces).
-pub fn extension_has_code(node: &Node, is: &dyn Fn(&str) -> bool) -> bool {
-    fn walk(node: &Node, is: &dyn Fn(&str) -> bool, depth: usize) -> bool {
-        if let Some(text) = node.as_str() {
-            return text.len() <= 80 && !text.contains(char::is_whitespace) && is(text);
-        }
-        depth < 6
-            && (node.entries().iter().any(|e| walk(&e.value, is, depth + 1))
-                || node.items().iter().any(|i| walk(i, is, depth + 1)))
-    }
-    node.entries()
-        .iter()
-        .filter(|e| e.key.text.starts_with("x-") && e.key.text.contains("error"))
-        .any(|e| walk(&e.value, is, 0))
 }
 
 /// Runs every rule on one API, handing each rule's diagnostics to `sink` (which takes them out)
