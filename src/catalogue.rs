@@ -42,8 +42,9 @@ impl std::fmt::Display for Severity {
 
 macro_rules! catalogue {
     ($($variant:ident => $id:literal,)*) => {
-        /// A rule, by its place in the catalogue. Its public name is [`RuleId::as_str`].
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        /// A rule, by its place in the catalogue. Its public name is [`RuleId::as_str`], which
+        /// is also its order, as in reports.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum RuleId {
             $($variant,)*
         }
@@ -113,6 +114,19 @@ impl RuleId {
     /// The metadata of the rule's doc.
     pub fn meta(self) -> &'static RuleMeta {
         &METAS[self as usize]
+    }
+}
+
+/// Rules are ordered by their public name, as reports list them.
+impl Ord for RuleId {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl PartialOrd for RuleId {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
     }
 }
 

@@ -58,11 +58,11 @@ pub struct Diagnostic {
     /// selection and levels, so turning the stronger rule off brings the weaker one back.
     pub shadowed_by: &'static [RuleId],
     /// One of the same gap on every operation of an API, and what no operation of it declares
-    /// (`a 4xx response`, `a 409 response`): the engine reports the first of them it keeps,
+    /// (`a 4xx response`, `a 409 response`): the filter reports the first of them it keeps,
     /// after suppressions and levels, and counts the others in its message. A suppression on
     /// one operation then silences that one only.
     pub shared_gap: Option<String>,
-    /// Advice (a rule's info) about a deprecated operation: the engine judges it as any finding
+    /// Advice (a rule's info) about a deprecated operation: the filter judges it as any finding
     /// (a suppression of it is used, it shadows what it would shadow) and then leaves it out.
     pub deprecated_advice: bool,
     /// The change that resolves the finding, when the rule knows one.

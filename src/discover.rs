@@ -58,9 +58,13 @@ pub fn display_name(path: &Path) -> String {
 /// files found are read through `files`; directories are walked on the disk.
 pub fn discover(
     paths: &[PathBuf],
+    cwd: &Path,
     files: &dyn Files,
     limits: &Limits,
 ) -> (Vec<Input>, Vec<FileError>) {
+    // `Files` are asked by absolute path: a revision or an editor knows files by where they are,
+    // not by how a command line spelt them.
+    let at = |path: &Path| crate::files::normalize(&cwd.join(path));
     let mut inputs = Vec::new();
     let mut errors = Vec::new();
     for path in paths {
@@ -69,7 +73,7 @@ pub fn discover(
             continue;
         }
         let name = display_name(path);
-        match files.metadata(path) {
+        match files.metadata(&at(path)) {
             Err(e) => errors.push(FileError {
                 kind: ErrorKind::Input,
                 file: name,
@@ -111,8 +115,12 @@ pub fn discover(
                     .into_par_iter()
                     .map(|p| {
                         // Too large or unreadable: named as an input, so reading it reports
-                        // why.
-                        let bytes = read_small(files, &p, limits);
+                        // why. (The walk is of the disk: a file the `Files` read do not hold,
+                        // one added since the revision they are, is not theirs to lint.)
+                        let bytes = match read_small(files, &at(&p), limits) {
+                            Err(()) => return None,
+                            Ok(bytes) => bytes,
+                        };
                         bytes
                             .as_ref()
                             .is_none_or(|b| looks_like_root(b))
@@ -137,20 +145,23 @@ pub fn discover(
     let mut seen = std::collections::HashSet::new();
     inputs.retain(|i| match i {
         Input::Stdin => true,
-        Input::File { path, .. } => {
-            seen.insert(files.canonicalize(path).unwrap_or_else(|_| path.clone()))
-        }
+        Input::File { path, .. } => seen.insert(crate::files::identity(files, &at(path))),
     });
     (inputs, errors)
 }
 
-/// A file's bytes, unless it is over the size limit or cannot be read.
-fn read_small(files: &dyn Files, path: &Path, limits: &Limits) -> Option<Vec<u8>> {
-    let meta = files.metadata(path).ok()?;
+/// A file's bytes, unless it is over the size limit or cannot be read; `Err` when `files` have
+/// no such file.
+fn read_small(files: &dyn Files, path: &Path, limits: &Limits) -> Result<Option<Vec<u8>>, ()> {
+    let meta = match files.metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(()),
+        Err(_) => return Ok(None),
+    };
     if limits.too_large(meta.len).is_some() {
-        return None;
+        return Ok(None);
     }
-    files.read(path).ok()
+    Ok(files.read(path).ok())
 }
 
 #[cfg(test)]

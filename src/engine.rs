@@ -362,28 +362,32 @@ impl Resolving {
             operation.as_deref(),
             &mut self.fingerprints,
         );
-        let fix = d.fix.map(|fix| ResolvedFix {
-            title: fix.title,
-            applicability: fix.applicability,
-            edits: fix
-                .edits
-                .into_iter()
-                .map(|edit| {
-                    let source = &bundle.file(edit.file).source;
-                    let start = source.line_col(edit.span.start as usize);
-                    let end = source.line_col(edit.span.end as usize);
-                    ResolvedEdit {
-                        source: Arc::clone(source),
-                        span: edit.span,
-                        text: edit.text,
-                        line: start.line,
-                        column: start.column,
-                        end_line: end.line,
-                        end_column: end.column,
-                    }
-                })
-                .collect(),
-        });
+        // A fix that changes nothing is no fix (and SARIF has no way to say one).
+        let fix = d
+            .fix
+            .filter(|fix| !fix.edits.is_empty())
+            .map(|fix| ResolvedFix {
+                title: fix.title,
+                applicability: fix.applicability,
+                edits: fix
+                    .edits
+                    .into_iter()
+                    .map(|edit| {
+                        let source = &bundle.file(edit.file).source;
+                        let start = source.line_col(edit.span.start as usize);
+                        let end = source.line_col(edit.span.end as usize);
+                        ResolvedEdit {
+                            source: Arc::clone(source),
+                            span: edit.span,
+                            text: edit.text,
+                            line: start.line,
+                            column: start.column,
+                            end_line: end.line,
+                            end_column: end.column,
+                        }
+                    })
+                    .collect(),
+            });
         let labels = d
             .labels
             .into_iter()

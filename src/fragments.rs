@@ -31,7 +31,7 @@ pub fn documents_reaching(
     resolve: &ResolveOptions,
     limits: &Limits,
 ) -> Vec<Reaching> {
-    let (inputs, _) = discover(&[dir.to_path_buf()], files, limits);
+    let (inputs, _) = discover(&[dir.to_path_buf()], cwd, files, limits);
     inputs
         .into_par_iter()
         .filter_map(|input| {

@@ -38,8 +38,10 @@ pub fn run_each<T: Send>(
     each: &(dyn Fn(&Linted<'_>) -> T + Sync),
 ) -> (Report, Vec<T>) {
     let mut timings = Timings::default();
-    let (inputs, mut errors) = timed(&mut timings.read, || discover(paths, files, &opts.limits));
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    let (inputs, mut errors) = timed(&mut timings.read, || {
+        discover(paths, &cwd, files, &opts.limits)
+    });
     let stdin_name = opts.stdin_filename.as_deref().map(|f| cwd.join(f));
     let named = inputs
         .iter()

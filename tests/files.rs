@@ -90,12 +90,17 @@ fn findings(report: &Report) -> Vec<String> {
 }
 
 fn lint(root: &Path, files: &dyn Files) -> Report {
+    lint_at(root, &root.join("api.yaml"), files)
+}
+
+/// The document at `spec`, as a command line may spell it (relative, through a link).
+fn lint_at(root: &Path, spec: &Path, files: &dyn Files) -> Report {
     let opts = Options {
         root: Some(root.to_path_buf()),
         ..Options::default()
     };
     run_each(
-        &[root.join("api.yaml")],
+        &[spec.to_path_buf()],
         &opts,
         files,
         || panic!("no stdin"),
@@ -178,6 +183,25 @@ fn disk_overlay_and_git_revision_give_the_same_findings() {
         "a finding in the `$ref`d file: {on_disk:#?}"
     );
 
+    // The same document spelt relative to the working directory, and through a link to the
+    // repository's folder.
+    let cwd = std::env::current_dir().unwrap();
+    let relative = PathBuf::from(idemlint::project::relative_to(&root.join("api.yaml"), &cwd));
+    assert!(relative.is_relative(), "{}", relative.display());
+    let elsewhere = tempfile::tempdir().unwrap();
+    let linked = elsewhere.path().join("link");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&root, &linked).unwrap();
+    let spellings: Vec<PathBuf> = if cfg!(unix) {
+        vec![relative, linked.join("api.yaml")]
+    } else {
+        vec![relative]
+    };
+    let spelt: Vec<Vec<String>> = spellings
+        .iter()
+        .map(|spec| findings(&lint_at(&root, spec, &Disk)))
+        .collect();
+
     // The work tree moves on: the root changes, a fragment and the configuration go.
     write(
         &root,
@@ -196,6 +220,10 @@ fn disk_overlay_and_git_revision_give_the_same_findings() {
 
     let head = GitRev::open(&root, "HEAD").expect("HEAD is a commit");
     assert_eq!(findings(&lint(&root, &head)), on_disk, "git revision");
+    for (spec, expected) in spellings.iter().zip(&spelt) {
+        let at_head = findings(&lint_at(&root, spec, &head));
+        assert_eq!(&at_head, expected, "git revision, {}", spec.display());
+    }
 
     let mut overlay = Overlay::new(Box::new(Disk));
     overlay.set(root.join("api.yaml"), ROOT);
@@ -203,6 +231,54 @@ fn disk_overlay_and_git_revision_give_the_same_findings() {
     overlay.set(root.join("components/schemas.yaml"), SCHEMAS);
     overlay.set(root.join(".idemlint.yaml"), CONFIG);
     assert_eq!(findings(&lint(&root, &overlay)), on_disk, "overlay");
+
+    // Buffers opened through a link to the folder stand in front of the files a `$ref` reaches
+    // by the real path.
+    #[cfg(unix)]
+    {
+        let mut overlay = Overlay::new(Box::new(Disk));
+        overlay.set(linked.join("api.yaml"), ROOT);
+        overlay.set(linked.join("components/parameters.yaml"), PARAMETERS);
+        overlay.set(linked.join("components/schemas.yaml"), SCHEMAS);
+        overlay.set(linked.join(".idemlint.yaml"), CONFIG);
+        let through = findings(&lint_at(&root, &linked.join("api.yaml"), &overlay));
+        assert_eq!(through, spelt[1], "overlay through a link");
+    }
+
+    // One unsaved buffer, the rest read from the disk below it.
+    write(&root, "components/schemas.yaml", SCHEMAS);
+    let mut overlay = Overlay::new(Box::new(Disk));
+    overlay.set(root.join("components/schemas.yaml"), "Refund: [\n");
+    let report = lint(&root, &overlay);
+    assert!(
+        report
+            .findings
+            .iter()
+            .any(|f| f.rule == "unresolved-ref" && f.message.contains("could not be read")),
+        "the unsaved buffer is read: {:#?}",
+        findings_unchecked(&report)
+    );
+    assert!(
+        report
+            .findings
+            .iter()
+            .any(|f| f.rule == "missing-idempotency-key"),
+        "the root is read from the disk"
+    );
+}
+
+fn findings_unchecked(report: &Report) -> Vec<String> {
+    report
+        .findings
+        .iter()
+        .map(|f| format!("{}:{} [{}] {}", f.file(), f.line, f.rule, f.message))
+        .chain(
+            report
+                .errors
+                .iter()
+                .map(|e| format!("error {}: {}", e.file, e.message)),
+        )
+        .collect()
 }
 
 #[test]
@@ -210,6 +286,9 @@ fn a_git_revision_reads_the_commit_it_names() {
     let Some(dir) = repository() else { return };
     let root = std::fs::canonicalize(dir.path()).unwrap();
     let first = git(&root, &["rev-parse", "HEAD"]).unwrap();
+    // (Whatever an older git names the first branch.)
+    let main = git(&root, &["rev-parse", "--abbrev-ref", "HEAD"]).unwrap();
+    let main = main.trim();
     git(&root, &["checkout", "-q", "-b", "topic"]).unwrap();
     write(
         &root,
@@ -219,7 +298,7 @@ fn a_git_revision_reads_the_commit_it_names() {
     write(&root, "notes.yaml", "a: 1\n");
     git(&root, &["add", "."]).unwrap();
     git(&root, &["commit", "-q", "-m", "rename"]).unwrap();
-    git(&root, &["checkout", "-q", "main"]).unwrap();
+    git(&root, &["checkout", "-q", main]).unwrap();
     write(&root, "later.yaml", "b: 2\n");
     git(&root, &["add", "."]).unwrap();
     git(&root, &["commit", "-q", "-m", "later"]).unwrap();
@@ -229,10 +308,10 @@ fn a_git_revision_reads_the_commit_it_names() {
         String::from_utf8(files.read(&root.join(path)).unwrap()).unwrap()
     };
     assert!(read("topic", "api.yaml").contains("placeOrder"));
-    assert!(read("main", "api.yaml").contains("createOrder"));
+    assert!(read(main, "api.yaml").contains("createOrder"));
     assert!(read(first.trim(), "api.yaml").contains("createOrder"));
     // `A...B` is where B left A: the first commit, which has neither later file.
-    let base = GitRev::open(&root, "main...topic").unwrap();
+    let base = GitRev::open(&root, &format!("{main}...topic")).unwrap();
     assert_eq!(base.commit(), first.trim());
     for missing in ["notes.yaml", "later.yaml"] {
         let e = base.metadata(&root.join(missing)).unwrap_err();
@@ -252,6 +331,8 @@ fn a_git_revision_reads_the_commit_it_names() {
 
     let e = GitRev::open(&root, "no-such-branch").err().unwrap();
     assert!(e.contains("`no-such-branch` is not a commit"), "{e}");
+    let e = GitRev::open(&root, "--output=x").err().unwrap();
+    assert!(e.contains("is not a revision"), "{e}");
 }
 
 #[cfg(unix)]
@@ -274,4 +355,43 @@ fn links_in_a_commit_are_followed_within_it() {
         root.join("components/schemas.yaml")
     );
     assert_eq!(files.read(&through).unwrap(), SCHEMAS.as_bytes());
+}
+
+/// Links that lead round in a circle are an error of the path, as on the disk, however they
+/// are written: relative, or absolute into the repository.
+#[cfg(unix)]
+#[test]
+fn a_circle_of_links_in_a_commit_is_an_error() {
+    let Some(dir) = repository() else { return };
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    std::os::unix::fs::symlink("b.yaml", root.join("a.yaml")).unwrap();
+    std::os::unix::fs::symlink("a.yaml", root.join("b.yaml")).unwrap();
+    std::os::unix::fs::symlink(root.join("d.yaml"), root.join("c.yaml")).unwrap();
+    std::os::unix::fs::symlink(root.join("c.yaml"), root.join("d.yaml")).unwrap();
+    std::os::unix::fs::symlink(root.join("e.yaml"), root.join("e.yaml")).unwrap();
+    git(&root, &["add", "."]).unwrap();
+    git(&root, &["commit", "-q", "-m", "circles"]).unwrap();
+    let files = GitRev::open(&root, "HEAD").unwrap();
+    for name in ["a.yaml", "c.yaml", "e.yaml"] {
+        let e = files.metadata(&root.join(name)).unwrap_err();
+        assert!(e.to_string().contains("too many levels"), "{name}: {e}");
+        assert!(files.read(&root.join(name)).is_err(), "{name}");
+    }
+    // And a document whose `$ref` goes round is linted, the `$ref` reported.
+    write(
+        &root,
+        "api.yaml",
+        &ROOT.replace("components/schemas.yaml", "c.yaml"),
+    );
+    git(&root, &["commit", "-q", "-am", "into the circle"]).unwrap();
+    let files = GitRev::open(&root, "HEAD").unwrap();
+    let report = lint(&root, &files);
+    assert!(
+        report
+            .findings
+            .iter()
+            .any(|f| f.rule == "unresolved-ref" && f.message.contains("c.yaml")),
+        "{:#?}",
+        findings_unchecked(&report)
+    );
 }

@@ -96,12 +96,14 @@ fn check_case(data: &[u8]) {
         for (k, e) in fix.edits.iter().enumerate() {
             let edit = &json["findings"][i]["fix"]["edits"][k];
             assert_eq!(edit["content"], e.text.as_str());
-            assert_eq!(
-                (edit["line"].as_u64(), edit["column"].as_u64()),
-                (Some(u64::from(e.line)), Some(u64::from(e.column)))
-            );
+            let place = [e.line, e.column, e.end_line, e.end_column].map(u64::from);
+            let in_json = ["line", "column", "end_line", "end_column"].map(|k| edit[k].as_u64());
+            assert_eq!(in_json, place.map(Some), "{}", why());
+            let region = &replacements[k]["deletedRegion"];
+            let in_sarif =
+                ["startLine", "startColumn", "endLine", "endColumn"].map(|k| region[k].as_u64());
+            assert_eq!(in_sarif, place.map(Some), "{}", why());
             assert_eq!(replacements[k]["insertedContent"]["text"], e.text.as_str());
-            assert_eq!(replacements[k]["deletedRegion"]["endLine"], e.end_line);
         }
     }
     serde_json::from_str::<serde_json::Value>(&outputs[6]).expect("gitlab parses");

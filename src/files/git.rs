@@ -10,6 +10,9 @@ use std::sync::Mutex;
 
 use super::{Disk, Files, Kind, Meta};
 
+/// What a failing git command that said nothing is reported as.
+const GIT_FAILED: &str = "git failed";
+
 /// How many symbolic links one path may pass through, as the kernel allows.
 const MAX_LINKS: usize = 40;
 
@@ -43,7 +46,8 @@ struct Batch {
 
 impl Drop for Batch {
     fn drop(&mut self) {
-        // Closing its input ends `cat-file`; waiting reaps it.
+        // It would end once its input closes; killing it does not wait for that, and waiting
+        // reaps it.
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -60,30 +64,32 @@ impl GitRev {
         let commit = match rev.split_once("...") {
             Some((a, b)) => {
                 let (a, b) = (or_head(a), or_head(b));
-                let base = git(&top, &["merge-base", "--", a, b])
-                    .map_err(|e| format!("no merge base of `{a}` and `{b}`: {e}"))?;
+                if a.starts_with('-') || b.starts_with('-') {
+                    return Err(format!("`{rev}` is not a revision"));
+                }
+                // (It fails without a word when the two share no commit.)
+                let base = git(&top, &["merge-base", "--", a, b]).map_err(|e| match e {
+                    e if e == GIT_FAILED => format!("`{a}` and `{b}` have no common ancestor"),
+                    e => format!("no merge base of `{a}` and `{b}`: {e}"),
+                })?;
                 base.trim().to_string()
             }
             None => {
+                // (`--end-of-options` is too new for some runners' git: a revision that looks
+                // like an option is refused instead.)
+                if rev.starts_with('-') || rev.is_empty() {
+                    return Err(format!("`{rev}` is not a revision"));
+                }
                 let spec = format!("{rev}^{{commit}}");
-                git(
-                    &top,
-                    &[
-                        "rev-parse",
-                        "--verify",
-                        "--quiet",
-                        "--end-of-options",
-                        &spec,
-                    ],
-                )
-                .map_err(|_| {
-                    format!(
-                        "`{rev}` is not a commit of the repository at {}",
-                        top.display()
-                    )
-                })?
-                .trim()
-                .to_string()
+                git(&top, &["rev-parse", "--verify", "--quiet", &spec])
+                    .map_err(|_| {
+                        format!(
+                            "`{rev}` is not a commit of the repository at {}",
+                            top.display()
+                        )
+                    })?
+                    .trim()
+                    .to_string()
             }
         };
         let listing = git_bytes(
@@ -110,33 +116,66 @@ impl GitRev {
         &self.top
     }
 
-    /// `path` relative to the top, normalised, or `None` outside the repository.
+    /// `path` relative to the top, normalised, or `None` outside the repository. A path spelt
+    /// through a link to the work tree (macOS's `/tmp`, a linked home folder) is found by its
+    /// longest existing ancestor, resolved on the disk.
     fn relative(&self, path: &Path) -> Option<PathBuf> {
-        let rest = super::normalize(path.strip_prefix(&self.top).ok()?);
-        (!rest.starts_with("..")).then_some(rest)
+        let path = super::normalize(path);
+        let inside = |p: &Path| {
+            let rest = p.strip_prefix(&self.top).ok()?;
+            (!rest.starts_with("..")).then(|| rest.to_path_buf())
+        };
+        if let Some(rest) = inside(&path) {
+            return Some(rest);
+        }
+        if !path.is_absolute() {
+            return None;
+        }
+        let mut ancestor = path.as_path();
+        let mut names = Vec::new();
+        while let (Some(parent), Some(name)) = (ancestor.parent(), ancestor.file_name()) {
+            names.push(name);
+            ancestor = parent;
+            if let Ok(real) = std::fs::canonicalize(ancestor) {
+                if real == ancestor {
+                    return None;
+                }
+                let mut full = real;
+                full.extend(names.iter().rev());
+                return inside(&full);
+            }
+        }
+        None
     }
 
     /// The entry at `relative` with every link on the way resolved, and its resolved path;
-    /// `Ok(None)` for the top itself, an error when nothing is there. A link leading out of the
-    /// repository leaves the commit: its target is read from the disk.
+    /// `Resolved::Top` for the top itself, an error when nothing is there. A path that leaves
+    /// the repository (by `..` or a link) is read from the disk, unless it comes back in.
     fn resolve(&self, relative: &Path) -> io::Result<Resolved> {
-        let mut pending: Vec<PathBuf> = relative
-            .components()
-            .rev()
-            .map(|c| PathBuf::from(c.as_os_str()))
-            .collect();
+        let parts = |p: &Path| -> Vec<PathBuf> {
+            p.components()
+                .rev()
+                .map(|c| PathBuf::from(c.as_os_str()))
+                .collect()
+        };
+        let mut pending = parts(relative);
         let mut at = PathBuf::new();
         let mut links = 0;
         while let Some(part) = pending.pop() {
+            if part.as_os_str() == "." {
+                continue;
+            }
             if part.as_os_str() == ".." {
                 if !at.pop() {
                     let mut outside = self.top.join("..");
                     outside.extend(pending.iter().rev());
-                    return Ok(Resolved::Outside(super::normalize(&outside)));
+                    let outside = super::normalize(&outside);
+                    match self.relative(&outside) {
+                        // Back in under another spelling of the top: start again from it.
+                        Some(inside) => pending = parts(&inside),
+                        None => return Ok(Resolved::Outside(outside)),
+                    }
                 }
-                continue;
-            }
-            if part.as_os_str() == "." {
                 continue;
             }
             at.push(&part);
@@ -146,24 +185,26 @@ impl GitRev {
                 if links > MAX_LINKS {
                     return Err(io::Error::other("too many levels of symbolic links"));
                 }
-                let target = String::from_utf8(self.blob(&entry.object)?)
-                    .map_err(|_| io::Error::other("a symbolic link to a path that is not UTF-8"))?;
+                let target = self.link_target(entry)?;
                 at.pop();
-                let target = Path::new(&target);
                 if target.is_absolute() {
-                    let rest: PathBuf = pending.iter().rev().collect();
-                    let outside = target.join(rest);
-                    return match self.relative(&outside) {
-                        Some(inside) => self.resolve(&inside),
-                        None => Ok(Resolved::Outside(outside)),
-                    };
+                    let mut full = target;
+                    full.extend(pending.iter().rev());
+                    let full = super::normalize(&full);
+                    match self.relative(&full) {
+                        Some(inside) => {
+                            at = PathBuf::new();
+                            pending = parts(&inside);
+                        }
+                        None => return Ok(Resolved::Outside(full)),
+                    }
+                } else {
+                    pending.extend(parts(&target));
                 }
-                pending.extend(
-                    target
-                        .components()
-                        .rev()
-                        .map(|c| PathBuf::from(c.as_os_str())),
-                );
+            } else if entry.kind == Kind::Other && !pending.is_empty() {
+                return Err(io::Error::other(
+                    "inside a git submodule, which idemlint does not read at a revision",
+                ));
             } else if entry.kind != Kind::Dir && !pending.is_empty() {
                 return Err(io::Error::other("not a directory"));
             }
@@ -174,9 +215,26 @@ impl GitRev {
         Ok(Resolved::Entry(at))
     }
 
+    /// Where a link of the commit points. A link's blob is its target, as short as a path: a
+    /// longer one is refused unread.
+    fn link_target(&self, entry: &Entry) -> io::Result<PathBuf> {
+        const MAX_TARGET: u64 = 4096;
+        if entry.len > MAX_TARGET {
+            return Err(io::Error::other("a symbolic link with an over-long target"));
+        }
+        let bytes = self.blob(&entry.object)?;
+        path_of(&bytes)
+            .ok_or_else(|| io::Error::other("a symbolic link to a path that is not UTF-8"))
+    }
+
     /// The content of the blob `object`.
     fn blob(&self, object: &str) -> io::Result<Vec<u8>> {
-        let mut guard = self.batch.lock().unwrap_or_else(|e| e.into_inner());
+        let mut guard = self.batch.lock().unwrap_or_else(|poisoned| {
+            // A reader that panicked may have left a reply half read: start afresh.
+            let mut guard = poisoned.into_inner();
+            *guard = None;
+            guard
+        });
         if guard.is_none() {
             *guard = Some(start_batch(&self.top)?);
         }
@@ -197,6 +255,9 @@ impl GitRev {
             batch.output.read_exact(&mut bytes)?;
             let mut newline = [0u8; 1];
             batch.output.read_exact(&mut newline)?;
+            if newline != [b'\n'] {
+                return Err(io::Error::other("git cat-file answered out of step"));
+            }
             Ok(bytes)
         })();
         if read.is_err() {
@@ -345,7 +406,7 @@ fn git_bytes(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
             .unwrap_or(err)
             .lines()
             .next()
-            .unwrap_or("git failed")
+            .unwrap_or(GIT_FAILED)
             .to_string());
     }
     Ok(out.stdout)

@@ -9,7 +9,7 @@
 //! around it or in its operation object, `# idemlint-ignore` on its line); shadowing between
 //! enabled rules (judged after every rule ran, since the rule that shadows may come later); the
 //! one finding kept of a shared gap. Suppressions that silenced nothing are diagnostics of
-//! `unused-suppression`, judged like any other.
+//! `unused-suppression`, judged by selection and levels (a suppression cannot silence them).
 //!
 //! The baseline ([`baseline`]) is the filter's stage of a whole run: it matches the findings of
 //! every document, once a file shared by several is counted once, by their rule, file and JSON

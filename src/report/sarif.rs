@@ -248,12 +248,12 @@ fn fixes(f: &Finding) -> Vec<SarifFix> {
         return Vec::new();
     };
     let mut changes: Vec<ArtifactChange> = Vec::new();
-    let mut files: Vec<&str> = Vec::new();
+    let mut files: Vec<&std::path::Path> = Vec::new();
     for e in &fix.edits {
-        let at = match files.iter().position(|f| *f == e.file()) {
+        let at = match files.iter().position(|f| *f == e.source.path) {
             Some(at) => at,
             None => {
-                files.push(e.file());
+                files.push(&e.source.path);
                 changes.push(ArtifactChange {
                     artifact_location: artifact(e.file()),
                     replacements: Vec::new(),
