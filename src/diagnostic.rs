@@ -66,7 +66,7 @@ pub struct Diagnostic {
     /// (a suppression of it is used, it shadows what it would shadow) and then leaves it out.
     pub deprecated_advice: bool,
     /// The change that resolves the finding, when the rule knows one.
-    pub fix: Option<Fix>,
+    pub fix: Option<Box<Fix>>,
 }
 
 impl Diagnostic {
@@ -91,7 +91,7 @@ impl Diagnostic {
 
     /// Proposes `fix` for the finding.
     pub fn with_fix(mut self, fix: Fix) -> Self {
-        self.fix = Some(fix);
+        self.fix = Some(Box::new(fix));
         self
     }
 

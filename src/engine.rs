@@ -110,7 +110,7 @@ fn sort_key(f: &Finding) -> SortKey<'_> {
         &f.message,
         f.operation_at
             .as_ref()
-            .map(|(path, span)| (path.as_path(), span.start)),
+            .map(|(path, span)| (&**path, span.start)),
         &f.fingerprint,
     )
 }
@@ -243,6 +243,11 @@ fn lint_model(
         let lc = file.source.line_col(at.span.start as usize);
         (file.source.name.clone(), lc.line, lc.column)
     };
+    let paths: Vec<Arc<Path>> = bundle
+        .files
+        .iter()
+        .map(|f| Arc::from(f.source.path.as_path()))
+        .collect();
     result.document = Some(LintedDocument {
         file: bundle.file(Bundle::ROOT).source.name.clone(),
         operations: api
@@ -250,7 +255,7 @@ fn lint_model(
             .iter()
             .map(|op| DocumentOperation {
                 display: op.display(),
-                at: (bundle.file(op.key.file).source.path.clone(), op.key.span),
+                at: (Arc::clone(&paths[op.key.file.0 as usize]), op.key.span),
             })
             .collect(),
         unchecked: api
@@ -279,23 +284,13 @@ fn lint_model(
         ignore: &opts.ignore,
     };
     let mut filter = Filter::new(bundle, config, selection);
-    let mut kept = Vec::new();
-    check_each(&cx, |diagnostics| filter.rule(diagnostics, &mut kept));
-    filter.finish(&mut kept);
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-    let mut resolving = Resolving::new(opts.root.as_deref().unwrap_or(&cwd));
-    for mut k in kept {
-        let silenced = k.silenced.take();
-        let finding = resolving.finding(bundle, k);
-        match silenced {
-            Some(reason) => result.suppressed.push(Suppressed {
-                finding,
-                kind: SuppressionKind::InSource,
-                reason,
-            }),
-            None => result.findings.push(finding),
-        }
-    }
+    let mut resolving = Resolving::new(opts.root.as_deref().unwrap_or(&cwd), paths);
+    // Each diagnostic kept becomes a row at once: a large spec's findings are never held twice,
+    // as diagnostics and as rows.
+    let mut row = |k: Kept| resolving.row(bundle, k, result);
+    check_each(&cx, |diagnostics| filter.rule(diagnostics, &mut row));
+    filter.finish(&mut row);
     result.timings.rules += rules_start.elapsed();
 }
 
@@ -307,16 +302,33 @@ struct Resolving {
     pointers: PointerCache,
     projects: Projects,
     in_project: HashMap<crate::resolve::FileId, String>,
+    /// Each file's path, shared by the rows that name an operation in it.
+    paths: Vec<Arc<Path>>,
 }
 
 impl Resolving {
     /// `fallback`: the project folder of files outside any git work tree.
-    fn new(fallback: &Path) -> Self {
+    fn new(fallback: &Path, paths: Vec<Arc<Path>>) -> Self {
         Resolving {
             fingerprints: HashSet::new(),
             pointers: PointerCache::default(),
             projects: Projects::new(fallback),
             in_project: HashMap::new(),
+            paths,
+        }
+    }
+
+    /// Turns a kept diagnostic into a row of `result`, shown or silenced.
+    fn row(&mut self, bundle: &Bundle, mut kept: Kept, result: &mut Outcome) {
+        let silenced = kept.silenced.take();
+        let finding = self.finding(bundle, kept);
+        match silenced {
+            Some(reason) => result.suppressed.push(Suppressed {
+                finding,
+                kind: SuppressionKind::InSource,
+                reason,
+            }),
+            None => result.findings.push(finding),
         }
     }
 
@@ -367,11 +379,11 @@ impl Resolving {
             .fix
             .filter(|fix| !fix.edits.is_empty())
             .map(|fix| ResolvedFix {
-                title: fix.title,
+                title: fix.title.clone(),
                 applicability: fix.applicability,
                 edits: fix
                     .edits
-                    .into_iter()
+                    .iter()
                     .map(|edit| {
                         let source = &bundle.file(edit.file).source;
                         let start = source.line_col(edit.span.start as usize);
@@ -379,7 +391,7 @@ impl Resolving {
                         ResolvedEdit {
                             source: Arc::clone(source),
                             span: edit.span,
-                            text: edit.text,
+                            text: edit.text.clone(),
                             line: start.line,
                             column: start.column,
                             end_line: end.line,
@@ -387,7 +399,8 @@ impl Resolving {
                         }
                     })
                     .collect(),
-            });
+            })
+            .map(Box::new);
         let labels = d
             .labels
             .into_iter()
@@ -410,7 +423,7 @@ impl Resolving {
             operation: d.operation,
             operation_at: d
                 .operation_key
-                .map(|k| (bundle.file(k.file).source.path.clone(), k.span)),
+                .map(|k| (Arc::clone(&self.paths[k.file.0 as usize]), k.span)),
             fingerprint,
             help: d.help,
             labels,

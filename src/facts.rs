@@ -20,14 +20,14 @@ use crate::source::Node;
 pub struct OperationFacts<'a> {
     /// Its key carriers, headers first.
     pub carriers: Vec<KeyCarrier<'a>>,
-    /// What its `x-idempotency` extension declares.
-    pub declared: Option<Declared<'a>>,
     /// It sends an `If-Match` header: a retry of a stale version fails instead of applying twice.
     pub if_match: bool,
-    /// Why it only reads, passes the request through, only deletes or runs in a test mode
-    /// ([`crate::idempotency::exemption`]): judged up front for a POST or PATCH, whose
-    /// duplicates it decides, and when first asked for the others.
-    exemption: OnceLock<Option<Exemption>>,
+    /// It says `x-idempotency: false`.
+    declared_harmless: bool,
+    /// Why a POST or PATCH only reads, passes the request through, only deletes or runs in a
+    /// test mode ([`crate::idempotency::exemption`]), which decides whether its duplicates matter.
+    /// (Kept small: a spec may have a hundred thousand operations.)
+    exemption: Option<Exemption>,
     duplicates_matter: bool,
     money: OnceLock<Option<String>>,
     relative: OnceLock<Option<Evidence>>,
@@ -48,7 +48,7 @@ impl OperationFacts<'_> {
 
     /// Whether it says `x-idempotency: false`: duplicates are harmless by design.
     pub fn declared_harmless(&self) -> bool {
-        matches!(self.declared, Some(Declared::NotNeeded))
+        self.declared_harmless
     }
 }
 
@@ -70,16 +70,16 @@ impl<'a> Facts<'a> {
             .operations
             .iter()
             .map(|op| {
-                let declared = declared(bundle, op);
-                let exemption = OnceLock::new();
+                let declared_harmless = matches!(declared(bundle, op), Some(Declared::NotNeeded));
+                let exemption = matches!(op.method, Method::Post | Method::Patch)
+                    .then(|| crate::idempotency::exemption(bundle, op, settings))
+                    .flatten();
                 let duplicates_matter = matches!(op.method, Method::Post | Method::Patch)
-                    && exemption
-                        .get_or_init(|| crate::idempotency::exemption(bundle, op, settings))
-                        .is_none()
-                    && !matches!(declared, Some(Declared::NotNeeded));
+                    && exemption.is_none()
+                    && !declared_harmless;
                 OperationFacts {
                     carriers: key_carriers(bundle, op, settings),
-                    declared,
+                    declared_harmless,
                     if_match: has_if_match(op),
                     exemption,
                     duplicates_matter,
@@ -114,12 +114,13 @@ impl<'a> Facts<'a> {
     }
 
     /// Why `op` only reads, passes the request through, only deletes or runs in a test mode,
-    /// if it does (see [`crate::idempotency::exemption`]).
-    pub fn exemption(&self, op: &Operation<'_>) -> Option<&Exemption> {
-        self.of(op)
-            .exemption
-            .get_or_init(|| crate::idempotency::exemption(self.bundle, op, self.settings))
-            .as_ref()
+    /// if it does (see [`crate::idempotency::exemption`]): as judged for a POST or PATCH, judged
+    /// now for another method (only `review` asks, once).
+    pub fn exemption(&self, op: &Operation<'_>) -> Option<Exemption> {
+        match op.method {
+            Method::Post | Method::Patch => self.of(op).exemption.clone(),
+            _ => crate::idempotency::exemption(self.bundle, op, self.settings),
+        }
     }
 
     /// Why `op` moves money, if it does (see [`crate::idempotency::moves_money`]): judged when

@@ -96,10 +96,13 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
         format!("{}:{}:{}", f.source.name, lc.line, lc.column)
     };
     let findings_of = |op: &Operation<'_>, rule: RuleId| {
-        let at = (bundle.file(op.key.file).source.path.clone(), op.key.span);
-        d.findings
-            .iter()
-            .find(|f| f.rule == rule && f.operation_at.as_ref() == Some(&at))
+        let path = &bundle.file(op.key.file).source.path;
+        d.findings.iter().find(|f| {
+            f.rule == rule
+                && f.operation_at
+                    .as_ref()
+                    .is_some_and(|(p, span)| **p == **path && *span == op.key.span)
+        })
     };
 
     let mut out = ApiReview {
@@ -168,7 +171,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
                 "declared harmless (`x-idempotency: false`)",
                 op.node.key_location("x-idempotency").map(place),
             )
-        } else if let Some(exemption) = exemption {
+        } else if let Some(exemption) = &exemption {
             let text = match exemption {
                 crate::classify::Exemption::Reads(why) => format!("only reads (`{why}`)"),
                 crate::classify::Exemption::PassesThrough(why) => format!(

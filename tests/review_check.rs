@@ -810,7 +810,7 @@ fn shown(f: &idemlint::report::Finding) -> Shown {
 struct Made {
     review: idemlint::review::ApiReview,
     findings: Vec<idemlint::report::Finding>,
-    operations: Vec<(String, (PathBuf, idemlint::source::Span))>,
+    operations: Vec<(String, idemlint::report::OperationAt)>,
 }
 
 fn make(d: &idemlint::engine::Linted<'_>) -> Made {
@@ -826,7 +826,10 @@ fn make(d: &idemlint::engine::Linted<'_>) -> Made {
                 let lc = file.source.line_col(op.key.span.start as usize);
                 (
                     format!("{}:{}:{}", file.source.name, lc.line, lc.column),
-                    (file.source.path.clone(), op.key.span),
+                    (
+                        std::sync::Arc::from(file.source.path.as_path()),
+                        op.key.span,
+                    ),
                 )
             })
             .collect(),

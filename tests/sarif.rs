@@ -254,11 +254,11 @@ fn report_with_a_fix() -> idemlint::report::Report {
         }
     };
     let start = f.span.start as usize;
-    f.fix = Some(ResolvedFix {
+    f.fix = Some(Box::new(ResolvedFix {
         title: "Require an Idempotency-Key header".to_string(),
         applicability: Applicability::Unsafe,
         edits: vec![edit(start, start, "\"x\": 1, "), edit(0, 1, "{")],
-    });
+    }));
     report
 }
 

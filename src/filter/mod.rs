@@ -82,8 +82,9 @@ impl<'a> Filter<'a> {
         }
     }
 
-    /// Judges what one rule gave (draining `diagnostics`), appending what is kept to `out`.
-    pub fn rule(&mut self, diagnostics: &mut Vec<Diagnostic>, out: &mut Vec<Kept>) {
+    /// Judges what one rule gave (draining `diagnostics`), handing what is kept to `out` one by
+    /// one, in order.
+    pub fn rule(&mut self, diagnostics: &mut Vec<Diagnostic>, out: &mut impl FnMut(Kept)) {
         // A gap the whole API shares: one finding stands for all that are shown, and one for all
         // that are silenced.
         let mut shown_gap = Vec::new();
@@ -102,17 +103,17 @@ impl<'a> Filter<'a> {
             match self.keep(d) {
                 Some(k) if shared && k.silenced.is_some() => silenced_gap.push(k),
                 Some(k) if shared => shown_gap.push(k),
-                Some(k) => out.push(k),
+                Some(k) => out(k),
                 None => {}
             }
         }
-        out.extend(one_for_the_gap(shown_gap, &gap));
-        out.extend(one_for_the_gap(silenced_gap, &gap));
+        one_for_the_gap(shown_gap, &gap).map(&mut *out);
+        one_for_the_gap(silenced_gap, &gap).map(&mut *out);
     }
 
     /// After every rule: the shadowable diagnostics that waited, then the suppressions that
     /// silenced nothing.
-    pub fn finish(mut self, out: &mut Vec<Kept>) {
+    pub fn finish(mut self, out: &mut impl FnMut(Kept)) {
         // In catalogue order, so a kept shadowable finding can shadow the next one in turn.
         for d in std::mem::take(&mut self.waiting) {
             let key = d
@@ -124,7 +125,7 @@ impl<'a> Filter<'a> {
             {
                 continue;
             }
-            out.extend(self.keep(d));
+            self.keep(d).map(&mut *out);
         }
         let (config, selection) = (self.config, self.selection);
         let enabled =
@@ -132,7 +133,7 @@ impl<'a> Filter<'a> {
         let severity = UNUSED.meta().severity;
         for (at, message) in self.suppressions.unused(enabled) {
             let d = Diagnostic::new(UNUSED, severity, at, message);
-            out.extend(self.levelled(d));
+            self.levelled(d).map(&mut *out);
         }
     }
 

@@ -2,10 +2,8 @@
 //! finding. Findings about the document itself (`$ref`s, duplicate keys) form a case of their own.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 
-use super::{Finding, Report};
-use crate::source::Span;
+use super::{Finding, OperationAt, Report};
 
 fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -45,7 +43,7 @@ pub fn render(report: &Report) -> String {
     let mut claimed = vec![false; report.findings.len()];
     // Each operation's findings, in report order, found by its method key: scanning every
     // finding for every operation was quadratic (seconds on a minified 50 MB spec).
-    let mut by_operation: HashMap<&(PathBuf, Span), Vec<usize>> = HashMap::new();
+    let mut by_operation: HashMap<&OperationAt, Vec<usize>> = HashMap::new();
     for (i, f) in report.findings.iter().enumerate() {
         if let Some(at) = &f.operation_at {
             by_operation.entry(at).or_default().push(i);

@@ -51,14 +51,14 @@ pub struct Finding {
     pub pointer: String,
     pub operation: Option<OpRef>,
     /// The operation's method key (file and span), identifying it among same-named ones.
-    pub operation_at: Option<(std::path::PathBuf, Span)>,
+    pub operation_at: Option<OperationAt>,
     pub fingerprint: String,
     pub help: Option<Cow<'static, str>>,
     pub labels: Vec<ResolvedLabel>,
     pub source: Arc<SourceFile>,
     pub span: Span,
     /// The change that resolves the finding, when its rule proposes one.
-    pub fix: Option<ResolvedFix>,
+    pub fix: Option<Box<ResolvedFix>>,
 }
 
 impl Finding {
@@ -113,8 +113,12 @@ pub struct DocumentOperation {
     /// `POST /payments`, `POST webhook `orderShipped``.
     pub display: String,
     /// Its method key: file and span, as in [`Finding::operation_at`].
-    pub at: (std::path::PathBuf, Span),
+    pub at: OperationAt,
 }
+
+/// Where an operation's method key is: its file (shared by every operation and finding of it,
+/// not copied for each) and span.
+pub type OperationAt = (Arc<std::path::Path>, Span);
 
 /// A silenced finding and what silenced it.
 #[derive(Debug, Clone)]

@@ -143,7 +143,7 @@ pub fn report(b: &mut Bytes) -> Report {
                     }
                 })
                 .collect();
-            ResolvedFix {
+            Box::new(ResolvedFix {
                 title: format!("fix {n}"),
                 applicability: if b.byte().is_multiple_of(2) {
                     Applicability::Safe
@@ -151,7 +151,7 @@ pub fn report(b: &mut Bytes) -> Report {
                     Applicability::Unsafe
                 },
                 edits,
-            }
+            })
         });
         findings.push(Finding {
             rule: b.pick(RULES),
