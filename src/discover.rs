@@ -63,8 +63,9 @@ pub fn discover(
     limits: &Limits,
 ) -> (Vec<Input>, Vec<FileError>) {
     // `Files` are asked by absolute path: a revision or an editor knows files by where they are,
-    // not by how a command line spelt them.
-    let at = |path: &Path| crate::files::normalize(&cwd.join(path));
+    // not by how a command line spelt them. (Not folded here: `link/..` is the link's parent on
+    // the disk, which only the disk knows.)
+    let at = |path: &Path| cwd.join(path);
     let mut inputs = Vec::new();
     let mut errors = Vec::new();
     for path in paths {
@@ -155,7 +156,14 @@ pub fn discover(
 fn read_small(files: &dyn Files, path: &Path, limits: &Limits) -> Result<Option<Vec<u8>>, ()> {
     let meta = match files.metadata(path) {
         Ok(meta) => meta,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(()),
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return Err(());
+        }
         Err(_) => return Ok(None),
     };
     if limits.too_large(meta.len).is_some() {

@@ -286,8 +286,8 @@ fn lint_model(
     let mut filter = Filter::new(bundle, config, selection);
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
     let mut resolving = Resolving::new(opts.root.as_deref().unwrap_or(&cwd), paths);
-    // Each diagnostic kept becomes a row at once: a large spec's findings are never held twice,
-    // as diagnostics and as rows.
+    // Each diagnostic kept becomes a row at once, rather than a rule's all being held as
+    // diagnostics beside their rows (only the shadowable ones wait for the end).
     let mut row = |k: Kept| resolving.row(bundle, k, result);
     check_each(&cx, |diagnostics| filter.rule(diagnostics, &mut row));
     filter.finish(&mut row);

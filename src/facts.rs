@@ -1,7 +1,7 @@
 //! The facts of a document that rules and `review` share, judged once per operation: what
-//! carries its idempotency key, what its `x-idempotency` extension declares, whether it sends an
-//! `If-Match` precondition, why it only reads (if it does), whether its duplicates matter, and
-//! (when first asked) why it moves money and what makes its body a relative change. Rules read
+//! carries its idempotency key, whether it says `x-idempotency: false`, whether it sends an
+//! `If-Match` precondition, why a POST or PATCH only reads (if it does), whether its duplicates
+//! matter, and (when first asked) why it moves money and what makes its body a relative change. Rules read
 //! them through `rules::Context`, `review` through the engine's `Linted`; neither judges them
 //! again. The judgements themselves live in `idempotency.rs` and `classify.rs`.
 

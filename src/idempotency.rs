@@ -3648,7 +3648,7 @@ pub fn is_json_patch(bundle: &Bundle, op: &Operation<'_>) -> bool {
     })
 }
 
-pub const UNSAFE_OPS: [&str; 3] = ["add", "move", "copy"];
+pub(crate) const UNSAFE_OPS: [&str; 3] = ["add", "move", "copy"];
 
 /// The operations a JSON Patch body's `op` allows, when it is a JSON Patch whose `op` is an
 /// `enum` or a `const`; `None` otherwise (not a JSON Patch, or any operation allowed).

@@ -29,7 +29,7 @@ pub fn retry_effect(
 
 /// [`retry_effect`], asking whether `op` moves money or changes something relatively only
 /// when its words say it does not create.
-pub fn effect_given(
+pub(crate) fn effect_given(
     bundle: &crate::resolve::Bundle,
     op: &Operation<'_>,
     moves_money: impl Fn() -> bool,
@@ -698,18 +698,6 @@ fn says_call_again(op: &Operation<'_>) -> bool {
         })
 }
 
-/// The carrier most operations use (the first met on a tie), so the advice matches the API.
-pub fn most_common<'s>(carriers: &[&'s str]) -> Option<&'s str> {
-    let mut counts: std::collections::HashMap<&str, (usize, usize)> = Default::default();
-    for (i, c) in carriers.iter().enumerate() {
-        counts.entry(c).or_insert((0, i)).0 += 1;
-    }
-    counts
-        .into_iter()
-        .max_by_key(|(_, (n, first))| (*n, std::cmp::Reverse(*first)))
-        .map(|(c, _)| c)
-}
-
 /// Whether `op` has no request body, or one that only names what it acts on: a retry is the
 /// very same request.
 pub fn only_identifies_or_bodiless(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
@@ -866,7 +854,7 @@ fn ids_of(p: &crate::idempotency::Property<'_>) -> Option<String> {
 /// Whether a request body only names what the call acts on (Slack's form `user_id`, Stripe's
 /// `expand`, an auth `token`) and notes why (`reason`, `note`): a retry of it is the same
 /// request, as a bodiless one is.
-pub(super) fn only_identifies(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
+fn only_identifies(bundle: &crate::resolve::Bundle, op: &Operation<'_>) -> bool {
     let props = crate::idempotency::body_properties(bundle, op);
     if props.is_empty() {
         return empty_object_body(bundle, op);
@@ -1070,9 +1058,9 @@ fn names_its_target(bundle: &crate::resolve::Bundle, op: &crate::model::Operatio
 
 // A concurrent request with the same key: how the spec answers it, and when the answer does not
 // matter (`missing-conflict-response`).
-/// Whether `op` says what a concurrent request with the same key gets, in any way this rule
-/// takes an answer: the `status`, or for a 409 an answer under another status or by an error
-/// code. `review` answers its fourth question with the same test.
+/// Whether `op` says what a concurrent request with the same key gets, in any way
+/// `missing-conflict-response` takes an answer: the `status`, or for a 409 an answer under
+/// another status or by an error code. `review` answers its fourth question with the same test.
 pub(crate) fn conflict_answered(
     bundle: &crate::resolve::Bundle,
     op: &crate::model::Operation<'_>,
@@ -1364,7 +1352,7 @@ fn nothing_writable(bundle: &crate::resolve::Bundle, op: &crate::model::Operatio
 /// Whether the PATCH body is an object of fields to set, as any body with properties is when it
 /// is not a JSON Patch: a merge patch in all but its media type, which a retry sets again (unless
 /// a field is a relative change, which the caller asks apart).
-pub fn sets_fields(bundle: &crate::resolve::Bundle, op: &crate::model::Operation<'_>) -> bool {
+fn sets_fields(bundle: &crate::resolve::Bundle, op: &crate::model::Operation<'_>) -> bool {
     op.request_body.as_ref().is_some_and(|b| {
         b.content
             .iter()

@@ -202,12 +202,8 @@ fn disk_overlay_and_git_revision_give_the_same_findings() {
         .map(|spec| findings(&lint_at(&root, spec, &Disk)))
         .collect();
 
-    // The work tree moves on: the root changes, a fragment and the configuration go.
-    write(
-        &root,
-        "api.yaml",
-        &ROOT.replace("createRefund", "makeRefund"),
-    );
+    // The work tree moves on: the root, a fragment and the configuration go, another changes.
+    std::fs::remove_file(root.join("api.yaml")).unwrap();
     std::fs::remove_file(root.join("components/parameters.yaml")).unwrap();
     std::fs::remove_file(root.join(".idemlint.yaml")).unwrap();
     write(&root, "components/schemas.yaml", "Refund: {type: string}\n");
@@ -246,6 +242,7 @@ fn disk_overlay_and_git_revision_give_the_same_findings() {
     }
 
     // One unsaved buffer, the rest read from the disk below it.
+    write(&root, "api.yaml", ROOT);
     write(&root, "components/schemas.yaml", SCHEMAS);
     let mut overlay = Overlay::new(Box::new(Disk));
     overlay.set(root.join("components/schemas.yaml"), "Refund: [\n");
@@ -394,4 +391,86 @@ fn a_circle_of_links_in_a_commit_is_an_error() {
         "{:#?}",
         findings_unchecked(&report)
     );
+}
+
+/// `..` after a link is the link's parent on the disk, as the shell and the kernel read it.
+#[cfg(unix)]
+#[test]
+fn dot_dot_after_a_link_is_read_as_the_disk_reads_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let top = std::fs::canonicalize(dir.path()).unwrap();
+    write(&top, "releases/v2/keep", "");
+    write(&top, "releases/common.yaml", ROOT);
+    std::os::unix::fs::symlink("releases/v2", top.join("current")).unwrap();
+    let report = lint_at(&top, &top.join("current/../common.yaml"), &Disk);
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert!(
+        report
+            .findings
+            .iter()
+            .any(|f| f.source.path == top.join("releases/common.yaml")),
+        "{:#?}",
+        findings_unchecked(&report)
+    );
+}
+
+/// A revision read through a link to the repository's folder: the work tree's own links
+/// inside the repository are not the commit's.
+#[cfg(unix)]
+#[test]
+fn a_revision_through_a_linked_top_ignores_the_work_trees_links() {
+    let Some(dir) = repository() else { return };
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let linked = elsewhere.path().join("link");
+    std::os::unix::fs::symlink(&root, &linked).unwrap();
+    // In the work tree, `components` becomes a link to a folder holding other texts.
+    std::fs::rename(root.join("components"), root.join("v2")).unwrap();
+    std::os::unix::fs::symlink("v2", root.join("components")).unwrap();
+    write(&root, "v2/schemas.yaml", "changed: true\n");
+    let head = GitRev::open(&root, "HEAD").unwrap();
+    for spelt in [&root, &linked] {
+        let text = head.read(&spelt.join("components/schemas.yaml")).unwrap();
+        assert_eq!(text, SCHEMAS.as_bytes(), "{}", spelt.display());
+        assert!(!head.is_symlink(&spelt.join("components")).unwrap());
+    }
+}
+
+/// A buffer is found by any spelling of its folder, and dropped by any.
+#[cfg(unix)]
+#[test]
+fn a_buffer_is_found_and_dropped_by_any_spelling_of_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let top = std::fs::canonicalize(dir.path()).unwrap();
+    write(&top, "real/api.yaml", "on: disk\n");
+    std::os::unix::fs::symlink("real", top.join("link")).unwrap();
+    let mut overlay = Overlay::new(Box::new(Disk));
+    overlay.set(top.join("real/api.yaml"), "in: buffer\n");
+    // Not saved yet, in a folder that is not on the disk yet.
+    overlay.set(top.join("link/new/draft.yaml"), "draft: 1\n");
+    for (path, text) in [
+        ("link/api.yaml", "in: buffer\n"),
+        ("real/api.yaml", "in: buffer\n"),
+        ("real/new/draft.yaml", "draft: 1\n"),
+        ("link/new/draft.yaml", "draft: 1\n"),
+    ] {
+        assert_eq!(
+            overlay.read(&top.join(path)).unwrap(),
+            text.as_bytes(),
+            "{path}"
+        );
+    }
+    assert_eq!(
+        overlay
+            .canonicalize(&top.join("link/new/draft.yaml"))
+            .unwrap(),
+        top.join("real/new/draft.yaml")
+    );
+    overlay.remove(&top.join("link/api.yaml"));
+    assert_eq!(
+        overlay.read(&top.join("real/api.yaml")).unwrap(),
+        b"on: disk\n"
+    );
+    overlay.remove(&top.join("real/new/draft.yaml"));
+    assert!(overlay.read(&top.join("link/new/draft.yaml")).is_err());
 }

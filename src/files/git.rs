@@ -117,8 +117,8 @@ impl GitRev {
     }
 
     /// `path` relative to the top, normalised, or `None` outside the repository. A path spelt
-    /// through a link to the work tree (macOS's `/tmp`, a linked home folder) is found by its
-    /// longest existing ancestor, resolved on the disk.
+    /// through a link to the work tree (macOS's `/tmp`, a linked home folder) is found by the
+    /// ancestor the disk resolves to the top.
     fn relative(&self, path: &Path) -> Option<PathBuf> {
         let path = super::normalize(path);
         let inside = |p: &Path| {
@@ -131,21 +131,20 @@ impl GitRev {
         if !path.is_absolute() {
             return None;
         }
+        // Climb until a folder that is the top itself: the links of the work tree inside the
+        // repository are not the commit's, and must not decide where the rest leads.
         let mut ancestor = path.as_path();
         let mut names = Vec::new();
-        while let (Some(parent), Some(name)) = (ancestor.parent(), ancestor.file_name()) {
+        loop {
+            if std::fs::canonicalize(ancestor).is_ok_and(|real| real == self.top) {
+                return Some(names.iter().rev().collect());
+            }
+            let (Some(parent), Some(name)) = (ancestor.parent(), ancestor.file_name()) else {
+                return None;
+            };
             names.push(name);
             ancestor = parent;
-            if let Ok(real) = std::fs::canonicalize(ancestor) {
-                if real == ancestor {
-                    return None;
-                }
-                let mut full = real;
-                full.extend(names.iter().rev());
-                return inside(&full);
-            }
         }
-        None
     }
 
     /// The entry at `relative` with every link on the way resolved, and its resolved path;
@@ -202,11 +201,12 @@ impl GitRev {
                     pending.extend(parts(&target));
                 }
             } else if entry.kind == Kind::Other && !pending.is_empty() {
-                return Err(io::Error::other(
+                return Err(io::Error::new(
+                    io::ErrorKind::NotADirectory,
                     "inside a git submodule, which idemlint does not read at a revision",
                 ));
             } else if entry.kind != Kind::Dir && !pending.is_empty() {
-                return Err(io::Error::other("not a directory"));
+                return Err(io::Error::from(io::ErrorKind::NotADirectory));
             }
         }
         if at.as_os_str().is_empty() {

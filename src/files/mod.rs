@@ -1,7 +1,8 @@
 //! Where a run's bytes come from. Every file a document is made of (the root document, each file
 //! its `$ref`s reach, the configuration that governs it) is read through a [`Files`], so the same
 //! engine lints the disk ([`Disk`]), an editor's unsaved buffers over the disk ([`Overlay`]) or the
-//! tree of a git commit ([`GitRev`]). Paths are absolute and normalised, as `SourceFile::path` is.
+//! tree of a git commit ([`GitRev`]). Paths are absolute; `..` in them is the disk's to resolve
+//! (a link's parent is not the folder the path text names), a revision's or buffer's to fold.
 //! Remote `$ref`s are not files of the project: they are fetched (only when asked) by `fetch.rs`.
 
 mod disk;

@@ -11,7 +11,7 @@ use super::{Files, Kind, Meta};
 /// buffer, even when no file exists there yet; every other path reads from below.
 pub struct Overlay {
     below: Box<dyn Files>,
-    /// By the buffer's path with its folder's links resolved, as a `$ref` reaches it.
+    /// By the buffer's path with its folder's links resolved below, as a `$ref` reaches it.
     buffers: HashMap<PathBuf, Arc<str>>,
     /// Other spellings of a buffer's path (as the editor opened it) → that path.
     spellings: HashMap<PathBuf, PathBuf>,
@@ -27,40 +27,72 @@ impl Overlay {
     }
 
     /// Puts `text` in front of `path` (absolute), replacing an earlier buffer. The buffer is
-    /// known by its path with the links of its folder resolved (the file itself may not exist
-    /// yet), so that a `$ref` through any spelling of the folder finds it.
+    /// known by its path with the links of its folder resolved below (the file itself, and even
+    /// its folder, may not exist yet), so that a `$ref` through any spelling of the folder finds
+    /// it.
     pub fn set(&mut self, path: PathBuf, text: impl Into<Arc<str>>) {
         let path = super::normalize(&path);
         let key = self.key(&path);
+        if let Some(old) = self.spellings.remove(&path)
+            && old != key
+        {
+            self.forget(&old);
+        }
         if key != path {
             self.spellings.insert(path, key.clone());
         }
         self.buffers.insert(key, text.into());
     }
 
-    /// Drops the buffer of `path`: the file below shows again.
+    /// Drops the buffer of `path`, by any spelling: the file below shows again.
     pub fn remove(&mut self, path: &Path) {
         let path = super::normalize(path);
-        let key = self.spellings.remove(&path).unwrap_or(path);
+        let key = match self.spellings.remove(&path) {
+            Some(key) => key,
+            None => self.key(&path),
+        };
         self.buffers.remove(&key);
         self.spellings.retain(|_, k| *k != key);
     }
 
-    /// `path` with its folder's links resolved below, as the buffer is known.
-    fn key(&self, path: &Path) -> PathBuf {
-        match (path.parent(), path.file_name()) {
-            (Some(dir), Some(name)) => match self.below.canonicalize(dir) {
-                Ok(dir) => dir.join(name),
-                Err(_) => path.to_path_buf(),
-            },
-            _ => path.to_path_buf(),
+    /// Drops the buffer at `key` unless another spelling still names it.
+    fn forget(&mut self, key: &Path) {
+        if !self.spellings.values().any(|k| k == key) {
+            self.buffers.remove(key);
         }
     }
 
-    /// The buffer `path` names, by any spelling it was opened or is reached by, and its key.
+    /// `path` with the links of its longest existing ancestor resolved below: as the buffer is
+    /// known.
+    fn key(&self, path: &Path) -> PathBuf {
+        let mut ancestor = path.parent();
+        let mut names = vec![path.file_name().unwrap_or_default()];
+        while let Some(dir) = ancestor {
+            if let Ok(real) = self.below.canonicalize(dir) {
+                let mut key = real;
+                key.extend(names.iter().rev());
+                return key;
+            }
+            names.push(dir.file_name().unwrap_or_default());
+            ancestor = dir.parent();
+        }
+        path.to_path_buf()
+    }
+
+    /// The buffer `path` names, by any spelling, and its key.
     fn buffer(&self, path: &Path) -> Option<(&PathBuf, &Arc<str>)> {
-        let key = self.spellings.get(path).map_or(path, PathBuf::as_path);
-        self.buffers.get_key_value(key)
+        if self.buffers.is_empty() {
+            return None;
+        }
+        if let Some(found) = self.buffers.get_key_value(path) {
+            return Some(found);
+        }
+        if let Some(key) = self.spellings.get(path) {
+            return self.buffers.get_key_value(key);
+        }
+        // Another spelling of a buffer's folder (the path a walk or a front end holds).
+        let key = self.key(&super::normalize(path));
+        self.buffers.get_key_value(&key)
     }
 }
 

@@ -90,7 +90,7 @@ impl<'a> Filter<'a> {
         let mut shown_gap = Vec::new();
         let mut silenced_gap = Vec::new();
         // (What no operation declares: one phrase for all of a rule's marked findings.)
-        let mut gap = String::new();
+        let mut gap_what = String::new();
         for d in diagnostics.drain(..) {
             if !d.shadowed_by.is_empty() && d.operation_key.is_some() {
                 self.waiting.push(d);
@@ -98,7 +98,7 @@ impl<'a> Filter<'a> {
             }
             let shared = d.shared_gap.is_some();
             if let Some(what) = &d.shared_gap {
-                gap.clone_from(what);
+                gap_what.clone_from(what);
             }
             match self.keep(d) {
                 Some(k) if shared && k.silenced.is_some() => silenced_gap.push(k),
@@ -107,8 +107,11 @@ impl<'a> Filter<'a> {
                 None => {}
             }
         }
-        one_for_the_gap(shown_gap, &gap).map(&mut *out);
-        one_for_the_gap(silenced_gap, &gap).map(&mut *out);
+        for gap in [shown_gap, silenced_gap] {
+            if let Some(k) = one_for_the_gap(gap, &gap_what) {
+                out(k);
+            }
+        }
     }
 
     /// After every rule: the shadowable diagnostics that waited, then the suppressions that
@@ -125,7 +128,9 @@ impl<'a> Filter<'a> {
             {
                 continue;
             }
-            self.keep(d).map(&mut *out);
+            if let Some(k) = self.keep(d) {
+                out(k);
+            }
         }
         let (config, selection) = (self.config, self.selection);
         let enabled =
@@ -133,7 +138,9 @@ impl<'a> Filter<'a> {
         let severity = UNUSED.meta().severity;
         for (at, message) in self.suppressions.unused(enabled) {
             let d = Diagnostic::new(UNUSED, severity, at, message);
-            self.levelled(d).map(&mut *out);
+            if let Some(k) = self.levelled(d) {
+                out(k);
+            }
         }
     }
 

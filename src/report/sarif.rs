@@ -244,7 +244,8 @@ fn artifact(file: &str) -> ArtifactLocation {
 /// A finding's fix as SARIF writes it: one artifact change a file, in the order the files are
 /// first edited, each edit a replacement of its region (empty to insert).
 fn fixes(f: &Finding) -> Vec<SarifFix> {
-    let Some(fix) = &f.fix else {
+    let Some(fix) = f.fix.as_ref().filter(|fix| !fix.edits.is_empty()) else {
+        // (SARIF has no fix without a change.)
         return Vec::new();
     };
     let mut changes: Vec<ArtifactChange> = Vec::new();

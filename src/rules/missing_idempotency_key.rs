@@ -7,8 +7,7 @@ use crate::diagnostic::Severity;
 use crate::idempotency::{delivery_ids, natural_key};
 use crate::model::{Method, Operation, Site};
 use crate::retry::{
-    effect_given, most_common, only_identifies_or_bodiless, protected_alias, repeat_answered,
-    resends,
+    effect_given, only_identifies_or_bodiless, protected_alias, repeat_answered, resends,
 };
 
 pub const RULE: Rule = Rule {
@@ -336,4 +335,16 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
         out.push(d);
     }
+}
+
+/// The carrier most operations use (the first met on a tie), so the advice matches the API.
+fn most_common<'s>(carriers: &[&'s str]) -> Option<&'s str> {
+    let mut counts: std::collections::HashMap<&str, (usize, usize)> = Default::default();
+    for (i, c) in carriers.iter().enumerate() {
+        counts.entry(c).or_insert((0, i)).0 += 1;
+    }
+    counts
+        .into_iter()
+        .max_by_key(|(_, (n, first))| (*n, std::cmp::Reverse(*first)))
+        .map(|(c, _)| c)
 }
