@@ -84,29 +84,54 @@ pub fn discover(
             }),
             Ok(meta) if meta.is_dir() => {
                 let mut found = Vec::new();
-                let walker = ignore::WalkBuilder::new(path)
-                    .require_git(false)
-                    .sort_by_file_name(|a, b| a.cmp(b))
-                    .build();
-                for entry in walker {
-                    let entry = match entry {
-                        Ok(e) => e,
-                        Err(e) => {
-                            errors.push(FileError {
-                                kind: ErrorKind::Input,
-                                file: name.clone(),
-                                line: 1,
-                                column: 1,
-                                message: e.to_string(),
-                            });
+                // A source with its own list (a revision) says what the folder holds.
+                let listed = match files.files_under(&at(path)) {
+                    Some(Ok(listed)) => Some(listed),
+                    Some(Err(e)) => {
+                        errors.push(FileError {
+                            kind: ErrorKind::Input,
+                            file: name.clone(),
+                            line: 1,
+                            column: 1,
+                            message: crate::source::io_message(&e),
+                        });
+                        Some(Vec::new())
+                    }
+                    None => None,
+                };
+                if let Some(listed) = listed {
+                    found.extend(
+                        listed
+                            .into_iter()
+                            .filter(|p| is_spec_extension(p) && !hidden(p))
+                            .map(|p| path.join(p)),
+                    );
+                } else {
+                    let walker = ignore::WalkBuilder::new(path)
+                        .require_git(false)
+                        .sort_by_file_name(|a, b| a.cmp(b))
+                        .build();
+                    for entry in walker {
+                        let entry = match entry {
+                            Ok(e) => e,
+                            Err(e) => {
+                                errors.push(FileError {
+                                    kind: ErrorKind::Input,
+                                    file: name.clone(),
+                                    line: 1,
+                                    column: 1,
+                                    message: e.to_string(),
+                                });
+                                continue;
+                            }
+                        };
+                        let p = entry.path();
+                        if !entry.file_type().is_some_and(|t| t.is_file()) || !is_spec_extension(p)
+                        {
                             continue;
                         }
-                    };
-                    let p = entry.path();
-                    if !entry.file_type().is_some_and(|t| t.is_file()) || !is_spec_extension(p) {
-                        continue;
+                        found.push(p.to_path_buf());
                     }
-                    found.push(p.to_path_buf());
                 }
                 // Each file is read and sniffed on its own, so on every core at once (the
                 // walk's order kept): a corpus of many files is otherwise read one by one
@@ -116,8 +141,8 @@ pub fn discover(
                     .into_par_iter()
                     .map(|p| {
                         // Too large or unreadable: named as an input, so reading it reports
-                        // why. (The walk is of the disk: a file the `Files` read do not hold,
-                        // one added since the revision they are, is not theirs to lint.)
+                        // why. (A file the `Files` do not hold, one a disk walk found that was
+                        // added since the revision they are, is not theirs to lint.)
                         let bytes = match read_small(files, &at(&p), limits) {
                             Err(()) => return None,
                             Ok(bytes) => bytes,
@@ -149,6 +174,14 @@ pub fn discover(
         Input::File { path, .. } => seen.insert(crate::files::identity(files, &at(path))),
     });
     (inputs, errors)
+}
+
+/// Whether a listed path is in a hidden folder or is a hidden file, which a walk of the disk
+/// passes over.
+fn hidden(relative: &Path) -> bool {
+    relative
+        .components()
+        .any(|c| c.as_os_str().to_str().is_some_and(|s| s.starts_with('.')))
 }
 
 /// A file's bytes, unless it is over the size limit or cannot be read; `Err` when `files` have

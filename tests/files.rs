@@ -474,3 +474,29 @@ fn a_buffer_is_found_and_dropped_by_any_spelling_of_its_folder() {
     overlay.remove(&top.join("real/new/draft.yaml"));
     assert!(overlay.read(&top.join("link/new/draft.yaml")).is_err());
 }
+
+/// A folder named at a revision is the commit's: its files as they were, none added since,
+/// and the ones deleted since still there.
+#[test]
+fn a_folder_at_a_revision_holds_the_commits_files() {
+    let Some(dir) = repository() else { return };
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    write(&root, "specs/old.yaml", ROOT);
+    write(&root, "specs/.hidden/skip.yaml", ROOT);
+    git(&root, &["add", "."]).unwrap();
+    git(&root, &["commit", "-q", "-m", "specs"]).unwrap();
+    let head = GitRev::open(&root, "HEAD").unwrap();
+    std::fs::remove_file(root.join("specs/old.yaml")).unwrap();
+    write(&root, "specs/new.yaml", ROOT);
+    let documents = |files: &dyn Files| {
+        let report = lint_at(&root, &root.join("specs"), files);
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        report
+            .documents
+            .iter()
+            .map(|d| d.file.rsplit('/').next().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(documents(&head), ["old.yaml"]);
+    assert_eq!(documents(&Disk), ["new.yaml"]);
+}

@@ -338,6 +338,30 @@ impl Files for GitRev {
         }
     }
 
+    /// The commit's files under `dir` (its links and submodules left out, as a walk of the disk
+    /// leaves them).
+    fn files_under(&self, dir: &Path) -> Option<io::Result<Vec<PathBuf>>> {
+        let relative = self.relative(dir)?;
+        let at = match self.resolve(&relative) {
+            Ok(Resolved::Top) => PathBuf::new(),
+            Ok(Resolved::Entry(at)) if self.entries[&at].kind == Kind::Dir => at,
+            Ok(Resolved::Entry(_)) => {
+                return Some(Err(io::Error::from(io::ErrorKind::NotADirectory)));
+            }
+            Ok(Resolved::Outside(_)) => return None,
+            Err(e) => return Some(Err(e)),
+        };
+        let mut found: Vec<PathBuf> = self
+            .entries
+            .iter()
+            .filter(|(_, e)| e.kind == Kind::File && !e.symlink)
+            .filter_map(|(path, _)| path.strip_prefix(&at).ok())
+            .map(Path::to_path_buf)
+            .collect();
+        found.sort();
+        Some(Ok(found))
+    }
+
     fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
         let Some(relative) = self.relative(path) else {
             return Disk.read(path);

@@ -55,6 +55,13 @@ pub trait Files: Send + Sync {
     /// The whole content of the file at `path`. Callers ask [`Files::metadata`] first, so that a
     /// file over the size limit, a directory or a device is refused unread.
     fn read(&self, path: &Path) -> io::Result<Vec<u8>>;
+
+    /// The files under the folder `dir`, at any depth, relative to it and in walk order (by
+    /// name, folder by folder), when this source holds its own list (a revision lists its
+    /// tree); `None` when the folder is walked on the disk (with `.gitignore` respected).
+    fn files_under(&self, _dir: &Path) -> Option<io::Result<Vec<PathBuf>>> {
+        None
+    }
 }
 
 /// `path`, canonical when it can be, else normalised: the identity a file is known by.

@@ -122,6 +122,10 @@ impl Files for Overlay {
         }
     }
 
+    fn files_under(&self, dir: &Path) -> Option<io::Result<Vec<PathBuf>>> {
+        self.below.files_under(dir)
+    }
+
     fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
         match self.buffer(path) {
             Some((_, text)) => Ok(text.as_bytes().to_vec()),
