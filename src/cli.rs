@@ -608,15 +608,7 @@ fn check(mut args: CheckArgs) -> u8 {
     let opts = Options { baseline, ..opts };
     let report = lint::run(&args.paths, &opts, || read_stdin(&opts));
     if let Some(path) = &args.write_baseline {
-        let findings = report
-            .findings
-            .iter()
-            .map(|f| crate::filter::baseline::Key {
-                rule: f.rule.as_str(),
-                path: &f.source.path,
-                pointer: &f.pointer,
-                message: &f.message,
-            });
+        let findings = report.findings.iter().map(report::Finding::baseline_key);
         if let Err(e) = crate::filter::baseline::write(path, findings) {
             eprintln!("error: cannot write baseline {}: {e}", path.display());
             return EXIT_ERROR;

@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 use crate::config::Config;
 use crate::facts::Facts;
 use crate::files::Files;
-use crate::filter::{Filter, Kept, Selection};
+use crate::filter::{Filter, Kept};
 use crate::model;
 use crate::options::Options;
 use crate::project::Projects;
@@ -279,11 +279,7 @@ fn lint_model(
         loaded: bundle.files.iter().map(|f| f.source.path.clone()).collect(),
     });
     result.errors = bundle.errors.clone();
-    let selection = Selection {
-        select: &opts.select,
-        ignore: &opts.ignore,
-    };
-    let mut filter = Filter::new(bundle, config, selection);
+    let mut filter = Filter::new(bundle, config, opts.selection());
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
     let mut resolving = Resolving::new(opts.root.as_deref().unwrap_or(&cwd), paths);
     // Each diagnostic kept becomes a row at once, rather than a rule's all being held as
@@ -375,32 +371,35 @@ impl Resolving {
             &mut self.fingerprints,
         );
         // A fix that changes nothing is no fix (and SARIF has no way to say one).
-        let fix = d
-            .fix
-            .filter(|fix| !fix.edits.is_empty())
-            .map(|fix| ResolvedFix {
-                title: fix.title.clone(),
-                applicability: fix.applicability,
-                edits: fix
-                    .edits
-                    .iter()
-                    .map(|edit| {
-                        let source = &bundle.file(edit.file).source;
-                        let start = source.line_col(edit.span.start as usize);
-                        let end = source.line_col(edit.span.end as usize);
-                        ResolvedEdit {
-                            source: Arc::clone(source),
-                            span: edit.span,
-                            text: edit.text.clone(),
-                            line: start.line,
-                            column: start.column,
-                            end_line: end.line,
-                            end_column: end.column,
-                        }
-                    })
-                    .collect(),
+        let fix = d.fix.filter(|fix| !fix.edits.is_empty()).map(|fix| {
+            let crate::fix::Fix {
+                title,
+                applicability,
+                edits,
+            } = *fix;
+            let edits = edits
+                .into_iter()
+                .map(|edit| {
+                    let source = &bundle.file(edit.file).source;
+                    let start = source.line_col(edit.span.start as usize);
+                    let end = source.line_col(edit.span.end as usize);
+                    ResolvedEdit {
+                        source: Arc::clone(source),
+                        span: edit.span,
+                        text: edit.text,
+                        line: start.line,
+                        column: start.column,
+                        end_line: end.line,
+                        end_column: end.column,
+                    }
+                })
+                .collect();
+            Box::new(ResolvedFix {
+                title,
+                applicability,
+                edits,
             })
-            .map(Box::new);
+        });
         let labels = d
             .labels
             .into_iter()

@@ -13,6 +13,7 @@ use crate::filter::baseline::{self, Baseline, Key, Looked};
 use crate::fragments;
 use crate::inputs::{self, Named, Origin, Source, Stdin};
 pub use crate::options::Options;
+use crate::report::Finding;
 use crate::report::{FragmentNote, Report, SkippedDocument, Suppressed, SuppressionKind};
 use crate::resolve::{ErrorKind, FileError, ResolveOptions};
 use crate::source::SourceFile;
@@ -212,16 +213,7 @@ pub fn run_each<T: Send>(
 /// The baseline stage of the filter: the run's findings the baseline knows are moved to the
 /// silenced ones, and how it matched is recorded for the report.
 fn apply_baseline(report: &mut Report, baseline: &Baseline, opts: &Options) {
-    let keys: Vec<Key<'_>> = report
-        .findings
-        .iter()
-        .map(|f| Key {
-            rule: f.rule.as_str(),
-            path: &f.source.path,
-            pointer: &f.pointer,
-            message: &f.message,
-        })
-        .collect();
+    let keys: Vec<Key<'_>> = report.findings.iter().map(Finding::baseline_key).collect();
     let documents: Vec<&[PathBuf]> = report
         .documents
         .iter()
@@ -230,13 +222,7 @@ fn apply_baseline(report: &mut Report, baseline: &Baseline, opts: &Options) {
     let looked = Looked {
         documents: &documents,
         complete: report.errors.is_empty(),
-        ran: &|rule| {
-            crate::filter::Selection {
-                select: &opts.select,
-                ignore: &opts.ignore,
-            }
-            .runs(rule)
-        },
+        ran: &|rule| opts.selection().runs(rule),
     };
     let (known, outcome) = baseline::judge(baseline, &keys, &looked);
     drop(keys);

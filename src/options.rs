@@ -41,3 +41,13 @@ pub struct Options {
     /// `--baseline`: the findings it knows are silenced, not shown.
     pub baseline: Option<Arc<Baseline>>,
 }
+
+impl Options {
+    /// `--select` and `--ignore`, as the filter reads them.
+    pub fn selection(&self) -> crate::filter::Selection<'_> {
+        crate::filter::Selection {
+            select: &self.select,
+            ignore: &self.ignore,
+        }
+    }
+}

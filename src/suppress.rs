@@ -54,6 +54,12 @@ static COMMENT: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 impl Suppressions {
+    /// Whether the spec suppresses nothing at all: most specs, and then no finding needs its
+    /// line looked up.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
     pub fn collect(bundle: &Bundle) -> Suppressions {
         let mut list = Vec::new();
         let mut malformed = Vec::new();

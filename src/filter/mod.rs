@@ -177,6 +177,9 @@ impl<'a> Filter<'a> {
         if let Some(key) = d.operation_key {
             self.reported.insert((d.rule, key));
         }
+        if self.suppressions.is_empty() {
+            return (!left_out).then_some(kept);
+        }
         let at = d.primary;
         let line = self
             .bundle

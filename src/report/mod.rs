@@ -66,6 +66,16 @@ impl Finding {
     pub fn file(&self) -> &str {
         &self.source.name
     }
+
+    /// The finding as a baseline knows it.
+    pub fn baseline_key(&self) -> crate::filter::baseline::Key<'_> {
+        crate::filter::baseline::Key {
+            rule: self.rule.as_str(),
+            path: &self.source.path,
+            pointer: &self.pointer,
+            message: &self.message,
+        }
+    }
 }
 
 /// A root document that was linted, and its operations.
