@@ -54,7 +54,18 @@ pub const QUESTIONS: [&str; 5] = [
 
 #[derive(Debug, Clone)]
 pub struct OperationReview {
+    /// `POST /payments`, with ` (deprecated)` when it is.
     pub operation: String,
+    /// Its method in capitals (`POST`), for filters.
+    pub method: String,
+    /// Its `tags`, for filters.
+    pub tags: Vec<String>,
+    /// Its `operationId`, which pairs it with itself in another version of the spec.
+    pub operation_id: Option<String>,
+    /// How another version of the spec names the same operation: method and path template
+    /// (or callback expression, or webhook name).
+    pub identity: String,
+    /// `file:line:col` of its method key.
     pub at: String,
     pub answers: [Answer; 5],
 }
@@ -524,6 +535,19 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
             } else {
                 op.display()
             },
+            method: op.method.key().to_ascii_uppercase(),
+            tags: op
+                .node
+                .get("tags")
+                .and_then(|t| t.node.as_seq())
+                .map(|seq| {
+                    seq.iter()
+                        .filter_map(|t| t.as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            operation_id: op.operation_id.map(|id| id.to_string()),
+            identity: op.display(),
             at: place(op.key),
             answers: [q1, q2, q3, q4, q5],
         });
@@ -576,207 +600,9 @@ pub struct NotReviewed {
     pub reason: String,
 }
 
-/// Markdown, for a pull-request comment: a section a document, then what could not be
-/// reviewed, so that a comment never passes over a broken document in silence.
-pub fn markdown(reviews: &[ApiReview], not_reviewed: &[NotReviewed]) -> String {
-    let mut sections: Vec<String> = reviews.iter().map(markdown_section).collect();
-    if !not_reviewed.is_empty() {
-        let mut s = String::new();
-        if reviews.is_empty() {
-            s.push_str("## Idempotency review\n\nNothing could be reviewed.\n\n");
-        }
-        s.push_str("## Not reviewed\n\n");
-        for n in not_reviewed {
-            s.push_str(&format!("- {}: {}\n", code(&n.place), prose(&n.reason)));
-        }
-        sections.push(s);
-    }
-    sections.join("\n")
-}
+pub mod change;
+mod html;
+mod markdown;
 
-fn markdown_section(r: &ApiReview) -> String {
-    let mut s = format!(
-        "## Idempotency review: {} (`{}`)\n\n",
-        cell(&r.title),
-        r.file
-    );
-    s.push_str(&format!(
-        "- **{} of {}** operations whose duplicates matter are protected (a required key or If-Match){}.\n",
-        r.protected,
-        r.unsafe_operations,
-        optional_note(r)
-    ));
-    if r.carriers.is_empty() {
-        s.push_str("- **Key carrier:** none declared.\n");
-    } else {
-        let list: Vec<String> = r
-            .carriers
-            .iter()
-            .map(|(c, n)| format!("{c} ({n})"))
-            .collect();
-        s.push_str(&format!("- **Key carrier:** {}.\n", list.join(", ")));
-    }
-    if r.lifetimes.is_empty() {
-        s.push_str("- **Key lifetime:** not documented.\n");
-    } else {
-        let list: Vec<String> = r
-            .lifetimes
-            .iter()
-            .map(|(t, at)| format!("{t} (`{at}`)"))
-            .collect();
-        s.push_str(&format!("- **Key lifetime:** {}.\n", list.join(", ")));
-    }
-    if !r.gaps.is_empty() {
-        s.push_str(
-            "\n### Gaps, worst first\n\n| rule | severity | findings | what |\n|---|---|---|---|\n",
-        );
-        for (rule, sev, n, summary) in &r.gaps {
-            s.push_str(&format!("| `{rule}` | {sev} | {n} | {} |\n", cell(summary)));
-        }
-    }
-    s.push_str("\n### Operations\n\n| operation |");
-    for q in QUESTIONS {
-        s.push_str(&format!(" {q} |"));
-    }
-    s.push_str("\n|---|---|---|---|---|---|\n");
-    for op in &r.operations {
-        s.push_str(&format!("| {}<br>`{}` |", code(&op.operation), op.at));
-        for a in &op.answers {
-            let at =
-                a.at.as_ref()
-                    .map(|at| format!("<br>`{at}`"))
-                    .unwrap_or_default();
-            s.push_str(&format!(" {} {}{at} |", a.verdict.mark(), cell(&a.text)));
-        }
-        s.push('\n');
-    }
-    s.push_str("\n✅ safe as specified · ⚠️ incomplete or undocumented · ❌ wrong under retry · — not applicable\n");
-    s
-}
-
-/// `; 17 more take an optional key`, when some do.
-fn optional_note(r: &ApiReview) -> String {
-    match r.optional_keys {
-        0 => String::new(),
-        1 => "; 1 more takes an optional key".to_string(),
-        n => format!("; {n} more take an optional key"),
-    }
-}
-
-/// A code span that holds backticks too (`POST webhook \`a\``).
-fn code(s: &str) -> String {
-    if s.contains('`') {
-        format!("`` {} ``", cell(s))
-    } else {
-        format!("`{}`", cell(s))
-    }
-}
-
-/// Text outside code spans, on one line: GitHub reads `<…>` there as HTML and drops it.
-fn prose(s: &str) -> String {
-    cell(s).replace('<', "&lt;").replace('>', "&gt;")
-}
-
-/// Text for a Markdown table cell.
-fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
-}
-
-fn html_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// One self-contained HTML page, a section a document and one for what could not be
-/// reviewed: no external assets.
-pub fn html(reviews: &[ApiReview], not_reviewed: &[NotReviewed]) -> String {
-    let title = match reviews {
-        [one] => html_escape(&one.title),
-        [] => "nothing reviewed".to_string(),
-        many => format!("{} documents", many.len()),
-    };
-    let mut sections: String = reviews.iter().map(html_section).collect();
-    if !not_reviewed.is_empty() {
-        sections.push_str("<section>\n<h1>Not reviewed</h1>\n<ul>\n");
-        for n in not_reviewed {
-            sections.push_str(&format!(
-                "<li><code>{}</code>: {}</li>\n",
-                html_escape(&n.place),
-                html_escape(&n.reason)
-            ));
-        }
-        sections.push_str("</ul>\n</section>\n");
-    }
-    format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Idempotency review: {title}</title>\n<style>\nbody{{font:14px/1.4 system-ui,sans-serif;margin:2em}}table{{border-collapse:collapse}}\nth,td{{border:1px solid #ccc;padding:.4em;vertical-align:top;text-align:left}}\n.good{{background:#eaf7ea}}.gap{{background:#fff6dd}}.risk{{background:#fde8e8}}.na{{color:#777}}\nsmall{{color:#555}}section+section{{margin-top:3em}}\n</style></head><body>\n{sections}</body></html>\n"
-    )
-}
-
-fn html_section(r: &ApiReview) -> String {
-    let mut rows = String::new();
-    for op in &r.operations {
-        rows.push_str(&format!(
-            "<tr class=\"operation\"><th scope=\"row\"><code>{}</code><br><small>{}</small></th>",
-            html_escape(&op.operation),
-            html_escape(&op.at)
-        ));
-        for a in &op.answers {
-            let class = match a.verdict {
-                Verdict::Good => "good",
-                Verdict::Gap => "gap",
-                Verdict::Risk => "risk",
-                Verdict::NotApplicable => "na",
-            };
-            let at =
-                a.at.as_ref()
-                    .map(|at| format!("<br><small>{}</small>", html_escape(at)))
-                    .unwrap_or_default();
-            rows.push_str(&format!(
-                "<td class=\"{class}\">{} {}{at}</td>",
-                a.verdict.mark(),
-                html_escape(&a.text)
-            ));
-        }
-        rows.push_str("</tr>\n");
-    }
-    let mut gaps = String::new();
-    for (rule, sev, n, summary) in &r.gaps {
-        gaps.push_str(&format!(
-            "<li><code>{}</code> ({sev}, {n}): {}</li>\n",
-            html_escape(rule),
-            html_escape(summary)
-        ));
-    }
-    let headers: String = QUESTIONS
-        .iter()
-        .map(|q| format!("<th scope=\"col\">{q}</th>"))
-        .collect();
-    let carriers = if r.carriers.is_empty() {
-        "none declared".to_string()
-    } else {
-        r.carriers
-            .iter()
-            .map(|(c, n)| format!("{} ({n})", html_escape(c)))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let lifetimes = if r.lifetimes.is_empty() {
-        "not documented".to_string()
-    } else {
-        r.lifetimes
-            .iter()
-            .map(|(t, at)| format!("{} ({})", html_escape(t), html_escape(at)))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    format!(
-        "<section>\n<h1>Idempotency review: {title}</h1>\n<p><code>{file}</code></p>\n<ul><li><b>{protected} of {unsafe_ops}</b> operations whose duplicates matter are protected (a required key or If-Match){optional}.</li>\n<li><b>Key carrier:</b> {carriers}</li><li><b>Key lifetime:</b> {lifetimes}</li></ul>\n<h2>Gaps, worst first</h2>\n<ul>\n{gaps}</ul>\n<h2>Operations</h2>\n<table class=\"operations\"><thead><tr><th scope=\"col\">Operation</th>{headers}</tr></thead>\n<tbody>\n{rows}</tbody></table>\n</section>\n",
-        title = html_escape(&r.title),
-        file = html_escape(&r.file),
-        protected = r.protected,
-        unsafe_ops = r.unsafe_operations,
-        optional = optional_note(r),
-    )
-}
+pub use html::html;
+pub use markdown::markdown;
