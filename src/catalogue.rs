@@ -90,6 +90,7 @@ catalogue! {
     InvalidStructure => "invalid-structure",
     InvalidExtension => "invalid-extension",
     UnusedSuppression => "unused-suppression",
+    IdempotencyKeyRemoved => "idempotency-key-removed",
 }
 
 impl RuleId {

@@ -25,6 +25,9 @@ pub enum Command {
     Check(CheckArgs),
     /// Answer the five retry questions for every operation of a spec, citing the spec.
     Review(ReviewArgs),
+    /// Compare two versions of a document's retry contract (files, or `REV:path`): the
+    /// contract-change findings of NEW against OLD.
+    Diff(DiffArgs),
     /// List the rules: id, default severity, category and summary.
     Rules {
         /// Output format.
@@ -141,6 +144,47 @@ fn depth(s: &str) -> Result<usize, String> {
     }
 }
 
+#[derive(Debug, clap::Args)]
+pub struct DiffArgs {
+    /// The version before: a file, or `REV:path` (the path at a git revision, e.g.
+    /// `origin/main:api/openapi.yaml`).
+    pub old: String,
+    /// The version after: a file, or `REV:path`.
+    pub new: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Lowest severity that makes the exit code 1.
+    #[arg(long, value_enum, default_value_t = FailOn::Error)]
+    pub fail_on: FailOn,
+    /// Directory `$ref`s may read from (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// When to use colour in text output.
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    pub color: Color,
+    /// Configuration file (default: each file's nearest `.idemlint.yaml`).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Profile: ietf (default), stripe, zalando, google-aip or azure. Wins over `extends`.
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// Only these contract-change rules (comma-separated, repeatable).
+    #[arg(long, value_name = "RULES", value_delimiter = ',')]
+    pub select: Vec<String>,
+    /// Not these contract-change rules (comma-separated, repeatable).
+    #[arg(long, value_name = "RULES", value_delimiter = ',')]
+    pub ignore: Vec<String>,
+    /// Write the report to FILE (whole or not at all) instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Print the findings and nothing else.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ReviewFormat {
     Markdown,
@@ -227,6 +271,16 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
     pub write_baseline: Option<PathBuf>,
 
+    /// Report only the findings new since the git revision REF (a branch, tag, commit, or
+    /// `A...B` for their merge base), and the contract-change rules' findings against it;
+    /// the summary counts the fixed and unchanged ones. The exit code comes from new findings.
+    #[arg(long, value_name = "REF", conflicts_with = "write_baseline")]
+    pub base: Option<String>,
+
+    /// With --base: show the unchanged findings too, marked as such.
+    #[arg(long, requires = "base")]
+    pub show_unchanged: bool,
+
     /// Print the time of each phase (read, parse, resolve, model, rules, report) on stderr.
     #[arg(long)]
     pub timings: bool,
@@ -289,6 +343,7 @@ pub fn main() -> u8 {
     let stack = match &cli.command {
         Command::Check(args) => args.input.limits().stack_bytes(),
         Command::Review(args) => args.input.limits().stack_bytes(),
+        Command::Diff(args) => args.input.limits().stack_bytes(),
         _ => Limits::default().stack_bytes(),
     };
     // `--jobs 0` (the default) lets rayon take one thread a core.
@@ -328,6 +383,7 @@ fn run(command: Command) -> u8 {
         }
         Command::Explain { rule, color } => explain(&rule, color),
         Command::Review(args) => review(args),
+        Command::Diff(args) => diff(args),
     }
 }
 
@@ -527,26 +583,8 @@ fn print(text: &str) {
 
 fn check(mut args: CheckArgs) -> u8 {
     let started = std::time::Instant::now();
-    for list in [&mut args.select, &mut args.ignore] {
-        *list = list
-            .iter()
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-            .collect();
-    }
-    // A category stands for its rules.
-    for list in [&mut args.select, &mut args.ignore] {
-        let mut ids = Vec::new();
-        for name in list.iter() {
-            match crate::rules::expand_selector(name) {
-                Some(expanded) => ids.extend(expanded.into_iter().map(str::to_string)),
-                None => {
-                    eprintln!("error: {}", crate::rules::unknown_selector(name));
-                    return EXIT_ERROR;
-                }
-            }
-        }
-        *list = ids;
+    if !expand_selectors(&mut args.select, &mut args.ignore) {
+        return EXIT_ERROR;
     }
     let Some(base) = options(
         &args.root,
@@ -606,7 +644,25 @@ fn check(mut args: CheckArgs) -> u8 {
         None => None,
     };
     let opts = Options { baseline, ..opts };
-    let report = lint::run(&args.paths, &opts, || read_stdin(&opts));
+    let report = match &args.base {
+        Some(name) => {
+            let base = match crate::change::Base::open(&cwd_now(), name) {
+                Ok(base) => base,
+                Err(e) => {
+                    eprintln!("error: --base {name}: {e}");
+                    return EXIT_ERROR;
+                }
+            };
+            crate::change::check(
+                &args.paths,
+                &opts,
+                &base,
+                || read_stdin(&opts),
+                args.show_unchanged,
+            )
+        }
+        None => lint::run(&args.paths, &opts, || read_stdin(&opts)),
+    };
     if let Some(path) = &args.write_baseline {
         let findings = report.findings.iter().map(report::Finding::baseline_key);
         if let Err(e) = crate::filter::baseline::write(path, findings) {
@@ -660,13 +716,96 @@ fn check(mut args: CheckArgs) -> u8 {
             .table(documents, report_start.elapsed(), started.elapsed());
         eprint!("{table}");
     }
+    exit_code(&report, args.fail_on)
+}
+
+/// `--select` and `--ignore` trimmed, with each category standing for its rules; `false` (said
+/// on stderr) when one names neither a rule nor a category.
+fn expand_selectors(select: &mut Vec<String>, ignore: &mut Vec<String>) -> bool {
+    for list in [select, ignore] {
+        let mut ids = Vec::new();
+        for name in list.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
+            match crate::rules::expand_selector(name) {
+                Some(expanded) => ids.extend(expanded.into_iter().map(str::to_string)),
+                None => {
+                    eprintln!("error: {}", crate::rules::unknown_selector(name));
+                    return false;
+                }
+            }
+        }
+        *list = ids;
+    }
+    true
+}
+
+/// `diff OLD NEW`: the contract-change rules, with OLD as the base.
+fn diff(mut args: DiffArgs) -> u8 {
+    if !expand_selectors(&mut args.select, &mut args.ignore) {
+        return EXIT_ERROR;
+    }
+    let contract: Vec<String> = crate::rules::expand_selector(CONTRACT_CHANGE)
+        .unwrap_or_default()
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    let select: Vec<String> = contract
+        .into_iter()
+        .filter(|id| args.select.is_empty() || args.select.contains(id))
+        .collect();
+    let Some(base) = options(
+        &args.root,
+        args.config.as_deref(),
+        &args.profile,
+        &args.input,
+    ) else {
+        return EXIT_ERROR;
+    };
+    let opts = Options {
+        select,
+        ignore: args.ignore.clone(),
+        skip_teardown: true,
+        ..base
+    };
+    let old = crate::change::Version::parse(&args.old);
+    let new = crate::change::Version::parse(&args.new);
+    let report = match crate::change::diff(&old, &new, &opts) {
+        Ok(report) => report,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_ERROR;
+        }
+    };
+    let render_opts = RenderOptions {
+        quiet: args.quiet,
+        color: use_color(args.color) && args.output.is_none(),
+        width: terminal_width(),
+    };
+    let written = emit_with(args.output.as_deref(), |out| {
+        report::write(&report, args.format, &render_opts, out)
+    });
+    if written.is_err() {
+        return EXIT_ERROR;
+    }
+    exit_code(&report, args.fail_on)
+}
+
+/// The category of the rules that compare two versions of a spec.
+const CONTRACT_CHANGE: &str = "contract-change";
+
+/// 2 when an input could not be linted, else 1 when a finding that counts (against a base,
+/// a new one) reaches `fail_on`.
+fn exit_code(report: &report::Report, fail_on: FailOn) -> u8 {
     if !report.errors.is_empty() {
         return EXIT_ERROR;
     }
-    match args.fail_on.threshold() {
-        Some(t) if report.findings.iter().any(|f| f.severity >= t) => EXIT_FINDINGS,
+    match fail_on.threshold() {
+        Some(t) if report.findings.iter().any(|f| f.fails() && f.severity >= t) => EXIT_FINDINGS,
         _ => EXIT_OK,
     }
+}
+
+fn cwd_now() -> PathBuf {
+    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"))
 }
 
 /// `--format`'s value as the user types it.

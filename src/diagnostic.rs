@@ -67,6 +67,22 @@ pub struct Diagnostic {
     pub deprecated_advice: bool,
     /// The change that resolves the finding, when the rule knows one.
     pub fix: Option<Box<Fix>>,
+    /// A contract-change finding's place in the version it compares with (the base).
+    pub before: Option<Box<Place>>,
+}
+
+/// A place in a version of the spec that is not loaded (the base of a change): `api.yaml:12:7`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Place {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+    }
 }
 
 impl Diagnostic {
@@ -86,7 +102,14 @@ impl Diagnostic {
             shared_gap: None,
             deprecated_advice: false,
             fix: None,
+            before: None,
         }
+    }
+
+    /// Where the finding's construct was in the version a change is compared with.
+    pub fn with_before(mut self, at: &Place) -> Self {
+        self.before = Some(Box::new(at.clone()));
+        self
     }
 
     /// Proposes `fix` for the finding.

@@ -235,7 +235,22 @@ fn lint_model(
     result: &mut Outcome,
 ) {
     let rules_start = std::time::Instant::now();
-    let cx = Context::new(api, bundle, &config.settings, facts);
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    let paths: Vec<Arc<Path>> = bundle
+        .files
+        .iter()
+        .map(|f| Arc::from(f.source.path.as_path()))
+        .collect();
+    let mut resolving = Resolving::new(
+        opts.root.as_deref().unwrap_or(&cwd),
+        paths.clone(),
+        opts.renamed.clone(),
+    );
+    let base = opts.base.as_deref().and_then(|base| {
+        let root = resolving.project_path(bundle, crate::resolve::FileId(0));
+        base.of(&root)
+    });
+    let cx = Context::new(api, bundle, &config.settings, facts).with_base(base);
     result.linted = true;
     result.operations = api.operations.len() + api.unchecked.len();
     let place = |at: Location| {
@@ -243,11 +258,6 @@ fn lint_model(
         let lc = file.source.line_col(at.span.start as usize);
         (file.source.name.clone(), lc.line, lc.column)
     };
-    let paths: Vec<Arc<Path>> = bundle
-        .files
-        .iter()
-        .map(|f| Arc::from(f.source.path.as_path()))
-        .collect();
     result.document = Some(LintedDocument {
         file: bundle.file(Bundle::ROOT).source.name.clone(),
         operations: api
@@ -280,8 +290,6 @@ fn lint_model(
     });
     result.errors = bundle.errors.clone();
     let mut filter = Filter::new(bundle, config, opts.selection());
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-    let mut resolving = Resolving::new(opts.root.as_deref().unwrap_or(&cwd), paths);
     // Each diagnostic kept becomes a row at once, rather than a rule's all being held as
     // diagnostics beside their rows (only the shadowable ones wait for the end).
     let mut row = |k: Kept| resolving.row(bundle, k, result);
@@ -300,18 +308,42 @@ struct Resolving {
     in_project: HashMap<crate::resolve::FileId, String>,
     /// Each file's path, shared by the rows that name an operation in it.
     paths: Vec<Arc<Path>>,
+    /// In a run at a base: project paths renamed since, then → now.
+    renamed: Option<Arc<HashMap<String, String>>>,
 }
 
 impl Resolving {
     /// `fallback`: the project folder of files outside any git work tree.
-    fn new(fallback: &Path, paths: Vec<Arc<Path>>) -> Self {
+    fn new(
+        fallback: &Path,
+        paths: Vec<Arc<Path>>,
+        renamed: Option<Arc<HashMap<String, String>>>,
+    ) -> Self {
         Resolving {
             fingerprints: HashSet::new(),
             pointers: PointerCache::default(),
             projects: Projects::new(fallback),
             in_project: HashMap::new(),
             paths,
+            renamed,
         }
+    }
+
+    /// The path of a file of the bundle in its project, the basis of fingerprints: at a base,
+    /// the name a file renamed since has now.
+    fn project_path(&mut self, bundle: &Bundle, file: crate::resolve::FileId) -> String {
+        let projects = &mut self.projects;
+        let renamed = self.renamed.as_deref();
+        self.in_project
+            .entry(file)
+            .or_insert_with(|| {
+                let path = projects.relative(&bundle.file(file).source.path);
+                match renamed.and_then(|r| r.get(&path)) {
+                    Some(now) => now.clone(),
+                    None => path,
+                }
+            })
+            .clone()
     }
 
     /// Turns a kept diagnostic into a row of `result`, shown or silenced.
@@ -338,11 +370,7 @@ impl Resolving {
         let file = bundle.file(d.primary.file);
         let start = file.source.line_col(d.primary.span.start as usize);
         let end = file.source.line_col(d.primary.span.end as usize);
-        let projects = &mut self.projects;
-        let path = self
-            .in_project
-            .entry(d.primary.file)
-            .or_insert_with(|| projects.relative(&file.source.path));
+        let path = self.project_path(bundle, d.primary.file);
         // A place several operations share (a parameter component, a shared response) holds a
         // finding of each: which operation is part of what it is, so one that goes away leaves
         // the others' fingerprints as they were. A place of the operation's own (its method key
@@ -365,7 +393,7 @@ impl Resolving {
         };
         let fingerprint = fingerprint(
             d.rule.as_str(),
-            path,
+            &path,
             &pointer,
             operation.as_deref(),
             &mut self.fingerprints,
@@ -429,6 +457,8 @@ impl Resolving {
             source: Arc::clone(&file.source),
             span: d.primary.span,
             fix,
+            before: d.before,
+            change: None,
         }
     }
 }

@@ -3,9 +3,11 @@
 #![forbid(unsafe_code)]
 
 pub mod catalogue;
+pub mod change;
 pub mod classify;
 pub mod cli;
 pub mod config;
+pub mod contract;
 pub mod diagnostic;
 pub mod discover;
 pub mod engine;

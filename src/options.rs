@@ -40,6 +40,12 @@ pub struct Options {
     pub allow_remote_refs: bool,
     /// `--baseline`: the findings it knows are silenced, not shown.
     pub baseline: Option<Arc<Baseline>>,
+    /// `--base`, `diff`: the documents' contracts at the base, which the contract-change rules
+    /// compare with.
+    pub base: Option<Arc<crate::contract::BaseContracts>>,
+    /// In the run at a base: files renamed since, by their path in the project then and now,
+    /// so that its fingerprints are the ones the renamed files give now.
+    pub renamed: Option<Arc<std::collections::HashMap<String, String>>>,
 }
 
 impl Options {

@@ -111,6 +111,31 @@ impl GitRev {
         &self.commit
     }
 
+    /// Files renamed between the commit and the work tree, by git's rename detection: their
+    /// paths relative to the top, then → now.
+    pub fn renames(&self) -> Result<std::collections::HashMap<String, String>, String> {
+        let out = git_bytes(
+            &self.top,
+            &[
+                "diff",
+                "--no-ext-diff",
+                "--no-textconv",
+                "-M",
+                "--name-status",
+                "-z",
+                &self.commit,
+                "--",
+            ],
+        )?;
+        Ok(parse_renames(&out))
+    }
+
+    /// Whether the repository holding `dir` is a shallow clone (a revision missing from it may
+    /// only need fetching).
+    pub fn is_shallow(dir: &Path) -> bool {
+        git(dir, &["rev-parse", "--is-shallow-repository"]).is_ok_and(|s| s.trim() == "true")
+    }
+
     /// The top of the work tree whose commit this is.
     pub fn top(&self) -> &Path {
         &self.top
@@ -434,6 +459,28 @@ fn git_bytes(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
             .to_string());
     }
     Ok(out.stdout)
+}
+
+/// The renames of `git diff --name-status -z`: `R<score>\0<old>\0<new>\0`, among the
+/// other entries (`M\0<path>\0`).
+fn parse_renames(out: &[u8]) -> std::collections::HashMap<String, String> {
+    let mut renames = std::collections::HashMap::new();
+    let mut fields = out.split(|b| *b == 0).filter(|f| !f.is_empty());
+    while let Some(status) = fields.next() {
+        // Copies and renames name two paths, every other status one.
+        let two = matches!(status.first(), Some(b'R' | b'C'));
+        let Some(first) = fields.next() else { break };
+        if !two {
+            continue;
+        }
+        let Some(second) = fields.next() else { break };
+        if status[0] == b'R'
+            && let (Ok(old), Ok(new)) = (std::str::from_utf8(first), std::str::from_utf8(second))
+        {
+            renames.insert(old.to_string(), new.to_string());
+        }
+    }
+    renames
 }
 
 /// The entries of `git ls-tree -r -t -l -z`: `<mode> <type> <object> <size>\t<path>\0`.

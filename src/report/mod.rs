@@ -59,12 +59,52 @@ pub struct Finding {
     pub span: Span,
     /// The change that resolves the finding, when its rule proposes one.
     pub fix: Option<Box<ResolvedFix>>,
+    /// A contract-change finding's place in the base it compares with.
+    pub before: Option<Box<crate::diagnostic::Place>>,
+    /// How the finding compares with a base (`check --base`); `None` in a run without one.
+    pub change: Option<Change>,
+}
+
+/// How a finding of a run compares with the same run at a base revision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// Not found at the base: the change brought it.
+    New,
+    /// Found at the base and no longer: the change fixed it.
+    Fixed,
+    /// Found at the base too.
+    Unchanged,
+}
+
+impl Change {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Change::New => "new",
+            Change::Fixed => "fixed",
+            Change::Unchanged => "unchanged",
+        }
+    }
 }
 
 impl Finding {
     /// The file the finding is in, as shown to users.
     pub fn file(&self) -> &str {
         &self.source.name
+    }
+
+    /// The message as the human formats show it: an unchanged finding (shown with
+    /// `--show-unchanged`) says so.
+    pub fn shown_message(&self) -> Cow<'_, str> {
+        match self.change {
+            Some(Change::Unchanged) => Cow::Owned(format!("{} (unchanged)", self.message)),
+            _ => Cow::Borrowed(&self.message),
+        }
+    }
+
+    /// Whether the finding counts toward the exit code: in a run against a base, only the
+    /// ones the change brought do.
+    pub fn fails(&self) -> bool {
+        self.change != Some(Change::Unchanged)
     }
 
     /// The finding as a baseline knows it.
@@ -207,6 +247,42 @@ pub struct Report {
     pub timings: crate::timings::Timings,
     /// How the `--baseline` matched, when one was given.
     pub baseline: Option<BaselineOutcome>,
+    /// How the run compares with a base revision (`check --base`), when one was given.
+    pub base: Option<BaseOutcome>,
+}
+
+/// How a run compared with the same run at a base revision.
+#[derive(Debug, Clone, Default)]
+pub struct BaseOutcome {
+    /// The base as named (`origin/main`).
+    pub name: String,
+    /// Its commit.
+    pub commit: String,
+    pub new: usize,
+    /// Findings of the base the change fixed, in report order.
+    pub fixed: Vec<Finding>,
+    pub unchanged: usize,
+    /// Whether unchanged findings are among `Report::findings` (`--show-unchanged`).
+    pub unchanged_shown: bool,
+}
+
+impl BaseOutcome {
+    /// `against origin/main (3f2a9c1): 2 new, 1 fixed, 180 unchanged (not shown)`.
+    pub fn summary(&self) -> String {
+        let short = &self.commit[..self.commit.len().min(7)];
+        format!(
+            "Against {} ({short}): {} new, {} fixed, {} unchanged{}.",
+            self.name,
+            self.new,
+            self.fixed.len(),
+            self.unchanged,
+            if self.unchanged_shown || self.unchanged == 0 {
+                ""
+            } else {
+                " (not shown)"
+            }
+        )
+    }
 }
 
 impl Report {
@@ -310,7 +386,15 @@ pub fn summary_line(report: &Report) -> String {
             ", {unchecked} not checked: a $ref they need was not loaded"
         ));
     }
-    let mut line = if report.findings.is_empty() {
+    let mut line = if let Some(base) = &report.base {
+        // Against a base, the problems named are the new ones.
+        let mut line = base.summary();
+        line.push_str(&format!(
+            " {} linted ({operations}).",
+            plural(report.files, "file")
+        ));
+        line
+    } else if report.findings.is_empty() {
         format!(
             "No problems found in {} ({operations}).",
             plural(report.files, "file"),

@@ -7,6 +7,7 @@ mod idempotency_key_fixed_value;
 mod idempotency_key_location;
 mod idempotency_key_on_safe_method;
 mod idempotency_key_optional;
+mod idempotency_key_removed;
 mod idempotency_key_schema;
 mod inconsistent_idempotency_key;
 mod incremental_update;
@@ -37,6 +38,7 @@ pub use crate::catalogue::{
 };
 
 use crate::config::Settings;
+use crate::contract::{Contract, Place, Terms};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::facts::Facts;
 use crate::idempotency::KeyCarrier;
@@ -86,6 +88,7 @@ pub static RULES: &[Rule] = &[
     invalid_structure::RULE,
     invalid_extension::RULE,
     unused_suppression::RULE,
+    idempotency_key_removed::RULE,
 ];
 
 /// What a rule sees.
@@ -95,6 +98,19 @@ pub struct Context<'a> {
     pub settings: &'a Settings,
     /// What the document says of each operation, judged once for every rule and for review.
     pub facts: &'a Facts<'a>,
+    /// The same document at the base a change is compared with (`check --base`, `diff`): the
+    /// contract-change rules compare with it, and find nothing without it.
+    pub base: Option<&'a Contract>,
+    versions: std::sync::OnceLock<Vec<Version<'a>>>,
+}
+
+/// An operation of the document and its version at the base.
+pub struct Version<'a> {
+    pub op: &'a Operation<'a>,
+    /// Its terms now, placed in the document.
+    pub now: Terms<Location>,
+    /// Its terms at the base.
+    pub was: &'a Terms<Place>,
 }
 
 impl<'a> Context<'a> {
@@ -109,7 +125,39 @@ impl<'a> Context<'a> {
             bundle,
             settings,
             facts,
+            base: None,
+            versions: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The context of a change: the document is compared with `base`.
+    pub fn with_base(mut self, base: Option<&'a Contract>) -> Self {
+        self.base = base;
+        self
+    }
+
+    /// Each operation found at the base too (by method and path, then `operationId`), with
+    /// both versions' terms; nothing without a base.
+    pub fn versions(&self) -> &[Version<'a>] {
+        self.versions.get_or_init(|| {
+            let Some(base) = self.base else {
+                return Vec::new();
+            };
+            let now: Vec<Terms<Location>> = self
+                .api
+                .operations
+                .iter()
+                .map(|op| crate::contract::terms(self.bundle, self.api, self.facts, op))
+                .collect();
+            let was = base.pair(&now);
+            self.api
+                .operations
+                .iter()
+                .zip(now)
+                .zip(was)
+                .filter_map(|((op, now), was)| Some(Version { op, now, was: was? }))
+                .collect()
+        })
     }
 
     /// Why `op` moves money, if it does (see [`Facts::moves_money`]).
@@ -238,6 +286,17 @@ impl<'a> Context<'a> {
             found.sort_by_cached_key(|d| !moves_money(d));
         }
         out.append(&mut found);
+    }
+
+    /// `at` as a message quotes it: `api.yaml:12:7`.
+    pub fn place(&self, at: Location) -> Place {
+        let file = self.bundle.file(at.file);
+        let lc = file.source.line_col(at.span.start as usize);
+        Place {
+            file: file.source.name.clone(),
+            line: lc.line,
+            column: lc.column,
+        }
     }
 
     /// A finding of `rule` at `at`, with the rule's default severity.

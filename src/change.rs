@@ -1,0 +1,280 @@
+//! Runs against a base: `check --base REF` lints the work tree and the same documents at `REF`
+//! (every `$ref` read at `REF` too, through a [`GitRev`]) and tells the findings a change brings
+//! from the ones it fixes and the ones it leaves; `diff OLD NEW` compares two versions of one
+//! document. Both give the contract-change rules the base's [`Contract`]s to compare with.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::contract::{BaseContracts, Contract};
+use crate::engine::Linted;
+use crate::files::{Disk, Files, GitRev};
+use crate::lint::{Options, run_each};
+use crate::project::Projects;
+use crate::report::{BaseOutcome, Change, Report};
+
+/// A base revision, opened: its tree, and the files renamed since.
+pub struct Base {
+    /// As the user named it: `origin/main`, `main...HEAD`.
+    pub name: String,
+    pub rev: GitRev,
+    /// Paths relative to the repository's top, then → now.
+    renamed: HashMap<String, String>,
+}
+
+impl Base {
+    /// Opens `name` in the repository holding `dir`. The error says how to get a revision a
+    /// shallow clone lacks.
+    pub fn open(dir: &Path, name: &str) -> Result<Base, String> {
+        let rev = GitRev::open(dir, name).map_err(|e| {
+            if GitRev::is_shallow(dir) {
+                format!("{e}\n{}", shallow_hint(name))
+            } else {
+                e
+            }
+        })?;
+        let renamed = rev
+            .renames()
+            .map_err(|e| format!("cannot compare the work tree with `{name}`: {e}"))?;
+        Ok(Base {
+            name: name.to_string(),
+            rev,
+            renamed,
+        })
+    }
+
+    /// `path` (absolute) as it was named at the base: its old name when git saw it renamed.
+    fn then(&self, path: &Path) -> PathBuf {
+        let top = self.rev.top();
+        let Ok(inside) = path.strip_prefix(top) else {
+            return path.to_path_buf();
+        };
+        let now = inside.to_string_lossy().replace('\\', "/");
+        match self.renamed.iter().find(|(_, n)| **n == now) {
+            Some((old, _)) => top.join(old),
+            None => path.to_path_buf(),
+        }
+    }
+}
+
+/// `path` as reports name it: relative to the current folder when it is under it.
+fn as_named(path: PathBuf, cwd: &Path) -> PathBuf {
+    match path.strip_prefix(cwd) {
+        Ok(inside) if !inside.as_os_str().is_empty() => inside.to_path_buf(),
+        _ => path,
+    }
+}
+
+/// What to tell a user whose shallow clone lacks the base.
+fn shallow_hint(name: &str) -> String {
+    let (remote, branch) = match name
+        .split_once("...")
+        .map_or(name, |(a, _)| a)
+        .split_once('/')
+    {
+        Some((remote, branch)) => (remote.to_string(), branch.to_string()),
+        None => ("origin".to_string(), name.to_string()),
+    };
+    format!(
+        "this is a shallow clone, which may not hold `{name}`: fetch it first \
+         (`git fetch --no-tags --depth=1 {remote} {branch}:refs/remotes/{remote}/{branch}`; for \
+         `A...B`, enough history for a merge base: `git fetch --unshallow`), or check out with \
+         `fetch-depth: 0` (GitHub Actions' `actions/checkout`) or `GIT_DEPTH: 0` (GitLab CI)"
+    )
+}
+
+/// The base's contracts of the documents a run at it lints, and the run's report.
+pub fn contracts(
+    paths: &[PathBuf],
+    opts: &Options,
+    files: &dyn Files,
+    name: &str,
+    single: bool,
+) -> (Report, BaseContracts) {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    let fallback = opts.root.clone().unwrap_or(cwd);
+    let renamed = opts.renamed.clone();
+    let each = |d: &Linted<'_>| {
+        let root = &d.bundle.file(crate::resolve::Bundle::ROOT).source.path;
+        let mut path = Projects::new(&fallback).relative(root);
+        if let Some(now) = renamed.as_deref().and_then(|r| r.get(&path)) {
+            path = now.clone();
+        }
+        (path, Contract::of(d.bundle, d.api, d.facts))
+    };
+    let (report, made) = run_each(paths, opts, files, || Ok(Vec::new()), &each);
+    let base = BaseContracts {
+        name: name.to_string(),
+        documents: made.into_iter().collect(),
+        single,
+    };
+    (report, base)
+}
+
+/// `check --base`: the run of `paths` in the work tree, with each finding marked new or
+/// unchanged against the same run at `base`, and the base's findings it no longer has counted
+/// as fixed. Unchanged findings are left out unless `show_unchanged`.
+pub fn check(
+    paths: &[PathBuf],
+    opts: &Options,
+    base: &Base,
+    stdin: impl FnOnce() -> std::io::Result<Vec<u8>>,
+    show_unchanged: bool,
+) -> Report {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    // The documents named, under the names they had at the base; one the base lacks (added
+    // since) has no findings there, and standard input has no base.
+    let then: Vec<PathBuf> = paths
+        .iter()
+        .filter(|p| p.as_os_str() != "-")
+        .map(|p| base.then(&crate::files::normalize(&cwd.join(p))))
+        .filter(|p| base.rev.metadata(p).is_ok())
+        .map(|p| as_named(p, &cwd))
+        .collect();
+    let at_base = Options {
+        // Paths in the project are relative to the top, as git names them.
+        renamed: Some(Arc::new(base.renamed.clone())),
+        base: None,
+        baseline: None,
+        stdin_filename: None,
+        ..opts.clone()
+    };
+    let (before, contracts) = if then.is_empty() {
+        (Report::default(), BaseContracts::default())
+    } else {
+        contracts(&then, &at_base, &base.rev, &base.name, false)
+    };
+    let now = Options {
+        base: Some(Arc::new(contracts)),
+        ..opts.clone()
+    };
+    let mut report = run_each(paths, &now, &Disk, stdin, &|_| ()).0;
+    compare(&mut report, before, base, show_unchanged);
+    report
+}
+
+/// Marks `report`'s findings against the base run's, by fingerprint (rule, file in its
+/// project, JSON pointer): lines that moved never make a finding new.
+fn compare(report: &mut Report, before: Report, base: &Base, show_unchanged: bool) {
+    let mut then: HashMap<&str, usize> = HashMap::new();
+    for f in &before.findings {
+        *then.entry(f.fingerprint.as_str()).or_default() += 1;
+    }
+    let now: HashSet<&str> = report
+        .findings
+        .iter()
+        .map(|f| f.fingerprint.as_str())
+        .collect();
+    let fixed: Vec<_> = before
+        .findings
+        .iter()
+        .filter(|f| !now.contains(f.fingerprint.as_str()))
+        .cloned()
+        .map(|mut f| {
+            f.change = Some(Change::Fixed);
+            f
+        })
+        .collect();
+    let mut outcome = BaseOutcome {
+        name: base.name.clone(),
+        commit: base.rev.commit().to_string(),
+        unchanged_shown: show_unchanged,
+        ..BaseOutcome::default()
+    };
+    for f in &mut report.findings {
+        let seen = then.get_mut(f.fingerprint.as_str()).filter(|n| **n > 0);
+        f.change = Some(match seen {
+            Some(n) => {
+                *n -= 1;
+                outcome.unchanged += 1;
+                Change::Unchanged
+            }
+            None => {
+                outcome.new += 1;
+                Change::New
+            }
+        });
+    }
+    if !show_unchanged {
+        report
+            .findings
+            .retain(|f| f.change != Some(Change::Unchanged));
+    }
+    outcome.fixed = fixed;
+    report.base = Some(outcome);
+}
+
+/// One version of a document for `diff`: a file, or `REV:path` (a path in the repository at
+/// `REV`, relative to the current folder as `git show REV:./path` reads it).
+pub enum Version {
+    File(PathBuf),
+    At { rev: String, path: PathBuf },
+}
+
+impl Version {
+    pub fn parse(arg: &str) -> Version {
+        // A drive letter or a path with a colon that exists is a file.
+        match arg.split_once(':') {
+            Some((rev, path)) if !rev.is_empty() && !Path::new(arg).exists() && rev.len() > 1 => {
+                Version::At {
+                    rev: rev.to_string(),
+                    path: PathBuf::from(path),
+                }
+            }
+            _ => Version::File(PathBuf::from(arg)),
+        }
+    }
+}
+
+/// `diff OLD NEW`: the contract-change findings of `new` against `old`, which may each be a
+/// file or a path at a revision.
+pub fn diff(old: &Version, new: &Version, opts: &Options) -> Result<Report, String> {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    let (old_report, contracts) = {
+        let at_old = Options {
+            base: None,
+            baseline: None,
+            ..opts.clone()
+        };
+        match old {
+            Version::File(path) => {
+                contracts(std::slice::from_ref(path), &at_old, &Disk, "OLD", true)
+            }
+            Version::At { rev, path } => {
+                let tree = GitRev::open(&cwd, rev)?;
+                let named = as_named(crate::files::normalize(&cwd.join(path)), &cwd);
+                contracts(&[named], &at_old, &tree, rev, true)
+            }
+        }
+    };
+    if !old_report.errors.is_empty() {
+        let e = &old_report.errors[0];
+        return Err(format!(
+            "the old version cannot be linted: {}:{}:{}: {}",
+            e.file, e.line, e.column, e.message
+        ));
+    }
+    let now = Options {
+        base: Some(Arc::new(contracts)),
+        ..opts.clone()
+    };
+    let report = match new {
+        Version::File(path) => {
+            run_each(
+                std::slice::from_ref(path),
+                &now,
+                &Disk,
+                || Ok(Vec::new()),
+                &|_| (),
+            )
+            .0
+        }
+        Version::At { rev, path } => {
+            let tree = GitRev::open(&cwd, rev)?;
+            let named = as_named(crate::files::normalize(&cwd.join(path)), &cwd);
+            run_each(&[named], &now, &tree, || Ok(Vec::new()), &|_| ()).0
+        }
+    };
+    Ok(report)
+}
