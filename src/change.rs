@@ -61,8 +61,9 @@ impl Base {
 /// `path` as reports name it: relative to the current folder when it is under it.
 fn as_named(path: PathBuf, cwd: &Path) -> PathBuf {
     match path.strip_prefix(cwd) {
-        Ok(inside) if !inside.as_os_str().is_empty() => inside.to_path_buf(),
-        _ => path,
+        Ok(inside) if inside.as_os_str().is_empty() => PathBuf::from("."),
+        Ok(inside) => inside.to_path_buf(),
+        Err(_) => path,
     }
 }
 
@@ -112,6 +113,96 @@ pub fn contracts(
     (report, base)
 }
 
+/// `review --base`: the documents reviewed at the base and now, what the run now found (the
+/// contract-change findings among it), and how the base names each document renamed since.
+pub struct Reviewed {
+    pub report: Report,
+    pub before: Vec<crate::review::ApiReview>,
+    pub after: Vec<crate::review::ApiReview>,
+    pub renamed: HashMap<String, String>,
+}
+
+pub fn review(
+    paths: &[PathBuf],
+    opts: &Options,
+    base: &Base,
+    stdin: impl FnOnce() -> std::io::Result<Vec<u8>>,
+) -> Reviewed {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    let then = base_paths(paths, base, &cwd);
+    let at_base = at_base(opts, base);
+    let fallback = opts.root.clone().unwrap_or_else(|| cwd.clone());
+    let each = |d: &Linted<'_>| {
+        let root = &d.bundle.file(crate::resolve::Bundle::ROOT).source.path;
+        let mut path = Projects::new(&fallback).relative(root);
+        if let Some(now) = base.renamed.get(&path) {
+            path = now.clone();
+        }
+        (
+            crate::review::review_document(d),
+            (path, Contract::of(d.bundle, d.api, d.facts)),
+        )
+    };
+    let (before, contracts): (Vec<_>, Vec<_>) = if then.is_empty() {
+        (Vec::new(), Vec::new())
+    } else {
+        run_each(&then, &at_base, &base.rev, || Ok(Vec::new()), &each)
+            .1
+            .into_iter()
+            .unzip()
+    };
+    let now = Options {
+        base: Some(Arc::new(BaseContracts {
+            name: base.name.clone(),
+            documents: contracts.into_iter().collect(),
+            single: false,
+        })),
+        ..opts.clone()
+    };
+    let (report, after) = run_each(paths, &now, &Disk, stdin, &crate::review::review_document);
+    // Reviews name documents as the run does, relative to the current folder.
+    let top = base.rev.top();
+    let renamed = base
+        .renamed
+        .iter()
+        .map(|(old, new)| {
+            let name = |p: &str| as_named(top.join(p), &cwd).to_string_lossy().into_owned();
+            (name(old), name(new))
+        })
+        .collect();
+    Reviewed {
+        report,
+        before,
+        after,
+        renamed,
+    }
+}
+
+/// The documents named, under the names they had at the base; one the base lacks (added
+/// since) has no findings there, and standard input has no base.
+fn base_paths(paths: &[PathBuf], base: &Base, cwd: &Path) -> Vec<PathBuf> {
+    paths
+        .iter()
+        .filter(|p| p.as_os_str() != "-")
+        .map(|p| base.then(&crate::files::normalize(&cwd.join(p))))
+        .filter(|p| base.rev.metadata(p).is_ok())
+        .map(|p| as_named(p, cwd))
+        .collect()
+}
+
+/// The options of the run at the base: no base of its own, no baseline, and the files renamed
+/// since fingerprinted under their new names.
+fn at_base(opts: &Options, base: &Base) -> Options {
+    Options {
+        // Paths in the project are relative to the top, as git names them.
+        renamed: Some(Arc::new(base.renamed.clone())),
+        base: None,
+        baseline: None,
+        stdin_filename: None,
+        ..opts.clone()
+    }
+}
+
 /// `check --base`: the run of `paths` in the work tree, with each finding marked new or
 /// unchanged against the same run at `base`, and the base's findings it no longer has counted
 /// as fixed. Unchanged findings are left out unless `show_unchanged`.
@@ -123,23 +214,8 @@ pub fn check(
     show_unchanged: bool,
 ) -> Report {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-    // The documents named, under the names they had at the base; one the base lacks (added
-    // since) has no findings there, and standard input has no base.
-    let then: Vec<PathBuf> = paths
-        .iter()
-        .filter(|p| p.as_os_str() != "-")
-        .map(|p| base.then(&crate::files::normalize(&cwd.join(p))))
-        .filter(|p| base.rev.metadata(p).is_ok())
-        .map(|p| as_named(p, &cwd))
-        .collect();
-    let at_base = Options {
-        // Paths in the project are relative to the top, as git names them.
-        renamed: Some(Arc::new(base.renamed.clone())),
-        base: None,
-        baseline: None,
-        stdin_filename: None,
-        ..opts.clone()
-    };
+    let then = base_paths(paths, base, &cwd);
+    let at_base = at_base(opts, base);
     let (before, contracts) = if then.is_empty() {
         (Report::default(), BaseContracts::default())
     } else {

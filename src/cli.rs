@@ -69,6 +69,18 @@ pub struct ReviewArgs {
     /// from.
     #[arg(long, value_name = "PATH")]
     pub stdin_filename: Option<PathBuf>,
+    /// Review the change since the git revision REF (a branch, tag, commit, or `A...B`):
+    /// operations added, removed and changed, each changed one with its answers before → after,
+    /// regressions first.
+    #[arg(long, value_name = "REF")]
+    pub base: Option<String>,
+    /// Leave out the operations with nothing to say (every answer safe or not applicable).
+    #[arg(long)]
+    pub only_gaps: bool,
+    /// Where the whole review is published (the HTML page, a CI artifact): a Markdown review too
+    /// long for a comment links to it.
+    #[arg(long, value_name = "URL")]
+    pub details_url: Option<String>,
     #[command(flatten)]
     pub input: InputArgs,
 }
@@ -418,13 +430,33 @@ fn review(args: ReviewArgs) -> u8 {
         stdin_filename: args.stdin_filename.clone(),
         ..base
     };
-    let (report, reviews) = lint::run_each(
-        &args.paths,
-        &opts,
-        &crate::files::Disk,
-        || read_stdin(&opts),
-        &crate::review::review_document,
-    );
+    let (report, reviewed) = match &args.base {
+        Some(name) => {
+            let base = match crate::change::Base::open(&cwd_now(), name) {
+                Ok(base) => base,
+                Err(e) => {
+                    eprintln!("error: --base {name}: {e}");
+                    return EXIT_ERROR;
+                }
+            };
+            let r = crate::change::review(&args.paths, &opts, &base, || read_stdin(&opts));
+            let label = format!("{name} ({})", &base.rev.commit()[..7]);
+            let notes = change_notes(&r.report);
+            let change =
+                crate::review::change::compare(label, r.before, r.after, &r.renamed, &notes);
+            (r.report, Reviewed::Change(change))
+        }
+        None => {
+            let (report, reviews) = lint::run_each(
+                &args.paths,
+                &opts,
+                &crate::files::Disk,
+                || read_stdin(&opts),
+                &crate::review::review_document,
+            );
+            (report, Reviewed::Plain(reviews))
+        }
+    };
     // What could not be reviewed is said on stderr and in the review itself, which is written
     // even when nothing could be reviewed: an old review must not pass for this run's.
     let mut not_reviewed = Vec::new();
@@ -442,9 +474,25 @@ fn review(args: ReviewArgs) -> u8 {
             reason: d.reason.clone(),
         });
     }
-    let text = match args.format {
-        ReviewFormat::Markdown => crate::review::markdown(&reviews, &not_reviewed),
-        ReviewFormat::Html => crate::review::html(&reviews, &not_reviewed),
+    let md = crate::review::MarkdownOptions {
+        only_gaps: args.only_gaps,
+        details_url: args.details_url.as_deref(),
+    };
+    let text = match (args.format, &reviewed) {
+        (ReviewFormat::Markdown, Reviewed::Plain(reviews)) => {
+            crate::review::markdown(reviews, &not_reviewed, &md)
+        }
+        (ReviewFormat::Markdown, Reviewed::Change(change)) => {
+            crate::review::markdown_change(change, &not_reviewed, &md)
+        }
+        (ReviewFormat::Html, Reviewed::Plain(reviews)) => {
+            crate::review::html(reviews, &not_reviewed)
+        }
+        (ReviewFormat::Html, Reviewed::Change(_)) => {
+            // TEMPORARY until the HTML page of a change lands.
+            eprintln!("error: review --base --format html is not built yet");
+            return EXIT_ERROR;
+        }
     };
     if emit(&text, args.output.as_deref()).is_err() {
         return EXIT_ERROR;
@@ -454,6 +502,35 @@ fn review(args: ReviewArgs) -> u8 {
     } else {
         EXIT_ERROR
     }
+}
+
+/// What `review` reviewed: documents, or a change to them.
+enum Reviewed {
+    Plain(Vec<crate::review::ApiReview>),
+    Change(crate::review::change::ChangeReview),
+}
+
+/// The contract-change findings of a run, by the operation they are about.
+fn change_notes(
+    report: &report::Report,
+) -> std::collections::HashMap<String, Vec<crate::review::change::ChangeNote>> {
+    let mut notes: std::collections::HashMap<String, Vec<_>> = std::collections::HashMap::new();
+    for f in &report.findings {
+        if f.rule.meta().category != CONTRACT_CHANGE {
+            continue;
+        }
+        let Some(op) = &f.operation else { continue };
+        notes
+            .entry(format!("{} {}", op.method, op.path))
+            .or_default()
+            .push(crate::review::change::ChangeNote {
+                rule: f.rule.to_string(),
+                severity: f.severity,
+                message: f.message.clone(),
+                at: format!("{}:{}:{}", f.file(), f.line, f.column),
+            });
+    }
+    notes
 }
 
 /// `--stdin-filename` names the document read from `-`: without `-` it is a mistake.

@@ -46,7 +46,7 @@ pub fn render(report: &Report, opts: &RenderOptions) -> String {
             f.column,
             f.severity,
             f.rule.as_str(),
-            &f.message,
+            &f.shown_message(),
         );
     }
     if !opts.quiet {

@@ -44,7 +44,7 @@ pub fn render(report: &Report) -> String {
             f.end_line,
             f.end_column,
             property(&format!("idemlint {}", f.rule)),
-            data(&f.message)
+            data(&f.shown_message())
         ));
     }
     out

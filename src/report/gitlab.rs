@@ -7,7 +7,7 @@ use crate::diagnostic::Severity;
 
 #[derive(Serialize)]
 struct Issue<'a> {
-    description: &'a str,
+    description: std::borrow::Cow<'a, str>,
     check_name: &'a str,
     fingerprint: &'a str,
     severity: &'static str,
@@ -31,7 +31,7 @@ pub fn render(report: &Report) -> String {
         .findings
         .iter()
         .map(|f| Issue {
-            description: &f.message,
+            description: f.shown_message(),
             check_name: f.rule.as_str(),
             fingerprint: &f.fingerprint,
             severity: match f.severity {

@@ -19,6 +19,10 @@ struct Json<'a> {
     /// With `--baseline`: how it matched, and its entries that matched nothing.
     #[serde(skip_serializing_if = "Option::is_none")]
     baseline: Option<JsonBaseline<'a>>,
+    /// With `--base`: the revision compared with and the counts of new, fixed and unchanged
+    /// findings (the fixed ones are among `findings`, marked).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    base: Option<JsonBase<'a>>,
     summary: Summary,
 }
 
@@ -70,6 +74,33 @@ struct JsonFinding<'a> {
     /// The change that resolves the finding, when its rule proposes one.
     #[serde(skip_serializing_if = "Option::is_none")]
     fix: Option<JsonFix<'a>>,
+    /// Against a base (`check --base`): `new`, `fixed` (a finding of the base the change
+    /// removed) or `unchanged`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    change: Option<&'static str>,
+    /// A contract-change finding's place in the base, and in the version linted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    before: Option<JsonPlace<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    after: Option<JsonPlace<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonPlace<'a> {
+    file: &'a str,
+    line: u32,
+    column: u32,
+}
+
+/// With `--base`: what the run was compared with, and the counts.
+#[derive(Serialize)]
+struct JsonBase<'a> {
+    #[serde(rename = "ref")]
+    name: &'a str,
+    commit: &'a str,
+    new: usize,
+    fixed: usize,
+    unchanged: usize,
 }
 
 #[derive(Serialize)]
@@ -134,6 +165,53 @@ struct Summary {
     excluded: usize,
 }
 
+fn finding(f: &super::Finding) -> JsonFinding<'_> {
+    JsonFinding {
+        rule: f.rule.as_str(),
+        severity: f.severity.as_str(),
+        message: &f.message,
+        file: f.file(),
+        line: f.line,
+        column: f.column,
+        end_line: f.end_line,
+        end_column: f.end_column,
+        pointer: &f.pointer,
+        operation: f.operation.as_ref().map(|o| JsonOperation {
+            method: o.method,
+            path: &o.path,
+            operation_id: o.operation_id.as_deref(),
+        }),
+        fingerprint: &f.fingerprint,
+        fix: f.fix.as_ref().map(|fix| JsonFix {
+            title: &fix.title,
+            applicability: fix.applicability.code(),
+            edits: fix
+                .edits
+                .iter()
+                .map(|e| JsonEdit {
+                    file: e.file(),
+                    line: e.line,
+                    column: e.column,
+                    end_line: e.end_line,
+                    end_column: e.end_column,
+                    content: &e.text,
+                })
+                .collect(),
+        }),
+        change: f.change.map(super::Change::as_str),
+        before: f.before.as_deref().map(|p| JsonPlace {
+            file: &p.file,
+            line: p.line,
+            column: p.column,
+        }),
+        after: f.before.as_ref().map(|_| JsonPlace {
+            file: f.file(),
+            line: f.line,
+            column: f.column,
+        }),
+    }
+}
+
 /// Streams the report to `out`: a report of many findings is never held whole in memory.
 pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     let json = Json {
@@ -145,39 +223,8 @@ pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<(
         findings: report
             .findings
             .iter()
-            .map(|f| JsonFinding {
-                rule: f.rule.as_str(),
-                severity: f.severity.as_str(),
-                message: &f.message,
-                file: f.file(),
-                line: f.line,
-                column: f.column,
-                end_line: f.end_line,
-                end_column: f.end_column,
-                pointer: &f.pointer,
-                operation: f.operation.as_ref().map(|o| JsonOperation {
-                    method: o.method,
-                    path: &o.path,
-                    operation_id: o.operation_id.as_deref(),
-                }),
-                fingerprint: &f.fingerprint,
-                fix: f.fix.as_ref().map(|fix| JsonFix {
-                    title: &fix.title,
-                    applicability: fix.applicability.code(),
-                    edits: fix
-                        .edits
-                        .iter()
-                        .map(|e| JsonEdit {
-                            file: e.file(),
-                            line: e.line,
-                            column: e.column,
-                            end_line: e.end_line,
-                            end_column: e.end_column,
-                            content: &e.text,
-                        })
-                        .collect(),
-                }),
-            })
+            .chain(report.base.iter().flat_map(|b| &b.fixed))
+            .map(finding)
             .collect(),
         errors: report
             .errors
@@ -218,6 +265,13 @@ pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<(
                 reason: &u.reason,
             })
             .collect(),
+        base: report.base.as_ref().map(|b| JsonBase {
+            name: &b.name,
+            commit: &b.commit,
+            new: b.new,
+            fixed: b.fixed.len(),
+            unchanged: b.unchanged,
+        }),
         baseline: report.baseline.as_ref().map(|b| JsonBaseline {
             file: &b.file,
             entries: b.entries,

@@ -26,13 +26,13 @@ fn failure(f: &Finding) -> String {
     format!(
         "      <failure type=\"{}\" message=\"{}\">{}:{}:{}: {}[{}] {}</failure>\n",
         escape(f.rule.as_str()),
-        escape(&f.message),
+        escape(&f.shown_message()),
         escape(f.file()),
         f.line,
         f.column,
         f.severity,
         f.rule,
-        escape(&f.message)
+        escape(&f.shown_message())
     )
 }
 

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::{Finding, Report, SuppressionKind};
+use super::{Change, Finding, Report, SuppressionKind};
 use crate::diagnostic::Severity;
 use crate::rules::RULES;
 
@@ -89,6 +89,21 @@ struct SarifResult {
     /// The rule's fix, when it proposes one (SARIF 3.27.30).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     fixes: Vec<SarifFix>,
+    /// Against a base (`check --base`, SARIF 3.27.24): `new`, `unchanged`, or `absent` for a
+    /// finding of the base the change fixed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline_state: Option<&'static str>,
+    /// A contract-change finding's place in the base.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    related_locations: Vec<RelatedLocation>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RelatedLocation {
+    id: u32,
+    physical_location: PhysicalLocation,
+    message: Text,
 }
 
 #[derive(Serialize)]
@@ -313,6 +328,23 @@ fn result(f: &Finding, suppression: Option<SarifSuppression>) -> SarifResult {
         partial_fingerprints: serde_json::json!({ "idemlint/v1": f.fingerprint }),
         suppressions: suppression.into_iter().collect(),
         fixes: fixes(f),
+        baseline_state: f.change.map(|c| match c {
+            Change::New => "new",
+            Change::Unchanged => "unchanged",
+            Change::Fixed => "absent",
+        }),
+        related_locations: f
+            .before
+            .iter()
+            .map(|p| RelatedLocation {
+                id: 1,
+                physical_location: location(&p.file, p.line, p.column, p.line, p.column + 1)
+                    .physical_location,
+                message: Text {
+                    text: "before the change".to_string(),
+                },
+            })
+            .collect(),
     }
 }
 
@@ -353,7 +385,12 @@ pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<(
             }
         })
         .collect();
-    let mut results: Vec<SarifResult> = report.findings.iter().map(|f| result(f, None)).collect();
+    let mut results: Vec<SarifResult> = report
+        .findings
+        .iter()
+        .chain(report.base.iter().flat_map(|b| &b.fixed))
+        .map(|f| result(f, None))
+        .collect();
     results.extend(report.suppressed.iter().map(|s| {
         result(
             &s.finding,

@@ -91,7 +91,7 @@ fn render(handler: &GraphicalReportHandler, f: &Finding) -> String {
         }
         help.push_str(&n);
     }
-    let mut d = MietteDiagnostic::new(f.message.clone())
+    let mut d = MietteDiagnostic::new(f.shown_message().into_owned())
         .with_code(f.rule.as_str())
         .with_severity(match f.severity {
             Severity::Error => MSeverity::Error,

@@ -98,11 +98,14 @@ impl DocumentChange {
 
 /// Pairs the documents reviewed at the base with the ones reviewed after the change:
 /// `renamed` maps a base document's name to its name after the change.
+/// `notes` are the contract-change findings, by the operation they are about (`POST /payouts`):
+/// an operation with one is changed even when its answers read the same.
 pub fn compare(
     base: String,
     before: Vec<ApiReview>,
     after: Vec<ApiReview>,
     renamed: &HashMap<String, String>,
+    notes: &HashMap<String, Vec<ChangeNote>>,
 ) -> ChangeReview {
     let mut before: HashMap<String, ApiReview> = before
         .into_iter()
@@ -117,15 +120,24 @@ pub fn compare(
     let mut documents = Vec::new();
     for now in after {
         let was = before.remove(&now.file);
-        documents.push(document(was, Some(now)));
+        documents.push(document(was, Some(now), notes));
     }
     let mut deleted: Vec<ApiReview> = before.into_values().collect();
     deleted.sort_by(|a, b| a.file.cmp(&b.file));
-    documents.extend(deleted.into_iter().map(|was| document(Some(was), None)));
+    let none = HashMap::new();
+    documents.extend(
+        deleted
+            .into_iter()
+            .map(|was| document(Some(was), None, &none)),
+    );
     ChangeReview { base, documents }
 }
 
-fn document(before: Option<ApiReview>, after: Option<ApiReview>) -> DocumentChange {
+fn document(
+    before: Option<ApiReview>,
+    after: Option<ApiReview>,
+    notes: &HashMap<String, Vec<ChangeNote>>,
+) -> DocumentChange {
     let (title, file) = match (&before, &after) {
         (_, Some(now)) => (now.title.clone(), now.file.clone()),
         (Some(was), None) => (was.title.clone(), was.file.clone()),
@@ -147,15 +159,22 @@ fn document(before: Option<ApiReview>, after: Option<ApiReview>) -> DocumentChan
     let mut changed = Vec::new();
     let mut unchanged = 0;
     for (was, now) in pairs {
-        if was
-            .answers
-            .iter()
-            .zip(&now.answers)
-            .all(|(a, b)| same(a, b))
+        let findings = notes.get(&now.identity).cloned().unwrap_or_default();
+        if findings.is_empty()
+            && was
+                .answers
+                .iter()
+                .zip(&now.answers)
+                .all(|(a, b)| same(a, b))
         {
             unchanged += 1;
             continue;
         }
+        // A contract-change warning or error is a regression even where the answers read the
+        // same (keys kept a shorter time are still documented).
+        let noted = findings
+            .iter()
+            .any(|n| n.severity >= crate::diagnostic::Severity::Warning);
         let worse = was
             .answers
             .iter()
@@ -169,9 +188,9 @@ fn document(before: Option<ApiReview>, after: Option<ApiReview>) -> DocumentChan
         changed.push(OperationChange {
             before: was,
             after: now,
-            regression: worse,
-            improvement: better && !worse,
-            findings: Vec::new(),
+            regression: worse || noted,
+            improvement: better && !worse && !noted,
+            findings,
         });
     }
     // Regressions first, then changes that are neither, then improvements; each in the
@@ -316,7 +335,13 @@ mod tests {
             op("POST /worse", None, Verdict::Risk),
             moved,
         ]);
-        let change = compare("main".into(), vec![before], vec![after], &HashMap::new());
+        let change = compare(
+            "main".into(),
+            vec![before],
+            vec![after],
+            &HashMap::new(),
+            &HashMap::new(),
+        );
         let doc = &change.documents[0];
         assert_eq!(doc.unchanged, 1);
         assert_eq!(doc.changed.len(), 2);

@@ -1,11 +1,87 @@
 //! The review as Markdown, for a pull-request comment.
 
-use super::{ApiReview, NotReviewed, QUESTIONS};
+use super::change::{ChangeReview, DocumentChange, OperationChange};
+use super::{ApiReview, NotReviewed, OperationReview, QUESTIONS, Verdict};
+
+/// The longest comment a review makes: GitHub refuses comments over 65,536 characters, and a
+/// job summary is cut at 1 MiB; a review this long says less and links to the whole page.
+pub const MAX_CHARS: usize = 60_000;
+
+/// How a Markdown review is written.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MarkdownOptions<'a> {
+    /// `--only-gaps`: leave out the operations with nothing to say (every answer good or not
+    /// applicable).
+    pub only_gaps: bool,
+    /// Where the whole review (the HTML page) is, for a review too long for a comment.
+    pub details_url: Option<&'a str>,
+}
 
 /// Markdown, for a pull-request comment: a section a document, then what could not be
-/// reviewed, so that a comment never passes over a broken document in silence.
-pub fn markdown(reviews: &[ApiReview], not_reviewed: &[NotReviewed]) -> String {
-    let mut sections: Vec<String> = reviews.iter().map(markdown_section).collect();
+/// reviewed, so that a comment never passes over a broken document in silence. Never longer
+/// than [`MAX_CHARS`]: a longer review shows each operation's verdicts without their texts, then
+/// only the operations with a risk or a gap, then as many of those as fit.
+pub fn markdown(
+    reviews: &[ApiReview],
+    not_reviewed: &[NotReviewed],
+    opts: &MarkdownOptions<'_>,
+) -> String {
+    let full = markdown_at(reviews, not_reviewed, opts, Detail::Full);
+    if full.chars().count() <= MAX_CHARS {
+        return full;
+    }
+    for detail in [Detail::Marks, Detail::GapsOnly] {
+        let text = markdown_at(reviews, not_reviewed, opts, detail);
+        if text.chars().count() <= MAX_CHARS {
+            return text;
+        }
+    }
+    cut(markdown_at(reviews, not_reviewed, opts, Detail::GapsOnly))
+}
+
+/// How much of each operation a review shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Detail {
+    /// Every answer with its text and place.
+    Full,
+    /// Each operation's five verdicts, no texts.
+    Marks,
+    /// The verdicts of the operations with a risk or a gap only.
+    GapsOnly,
+}
+
+/// `text` cut to [`MAX_CHARS`] at a line's end, saying so.
+fn cut(text: String) -> String {
+    const NOTE: &str = "\n\n… (cut: the review is longer than a comment takes)\n";
+    let budget = MAX_CHARS - NOTE.chars().count();
+    let mut end = 0;
+    for (count, (at, c)) in text.char_indices().enumerate() {
+        if count >= budget {
+            break;
+        }
+        if c == '\n' {
+            end = at;
+        }
+    }
+    format!("{}{NOTE}", &text[..end])
+}
+
+fn has_something_to_say(op: &OperationReview) -> bool {
+    op.answers
+        .iter()
+        .any(|a| matches!(a.verdict, Verdict::Gap | Verdict::Risk))
+}
+
+fn markdown_at(
+    reviews: &[ApiReview],
+    not_reviewed: &[NotReviewed],
+    opts: &MarkdownOptions<'_>,
+    detail: Detail,
+) -> String {
+    let mut sections: Vec<String> = reviews
+        .iter()
+        .map(|r| markdown_section(r, opts, detail))
+        .collect();
     if !not_reviewed.is_empty() {
         let mut s = String::new();
         if reviews.is_empty() {
@@ -20,7 +96,7 @@ pub fn markdown(reviews: &[ApiReview], not_reviewed: &[NotReviewed]) -> String {
     sections.join("\n")
 }
 
-fn markdown_section(r: &ApiReview) -> String {
+fn markdown_section(r: &ApiReview, opts: &MarkdownOptions<'_>, detail: Detail) -> String {
     let mut s = format!(
         "## Idempotency review: {} (`{}`)\n\n",
         cell(&r.title),
@@ -60,23 +136,267 @@ fn markdown_section(r: &ApiReview) -> String {
             s.push_str(&format!("| `{rule}` | {sev} | {n} | {} |\n", cell(summary)));
         }
     }
-    s.push_str("\n### Operations\n\n| operation |");
+    let shown: Vec<&OperationReview> = r
+        .operations
+        .iter()
+        .filter(|op| !(opts.only_gaps || detail == Detail::GapsOnly) || has_something_to_say(op))
+        .collect();
+    s.push_str("\n### Operations\n\n");
+    let left_out = r.operations.len() - shown.len();
+    if left_out > 0 {
+        s.push_str(&format!(
+            "{left_out} of {} operations with nothing to say (every answer safe or not \
+             applicable) are left out.\n\n",
+            r.operations.len()
+        ));
+    }
+    s.push_str(&answers_table(&shown, detail));
+    if detail != Detail::Full {
+        s.push_str(&details_note(opts.details_url));
+    }
+    s.push_str(LEGEND);
+    s
+}
+
+const LEGEND: &str = "\n✅ safe as specified · ⚠️ incomplete or undocumented · ❌ wrong under retry · — not applicable\n";
+
+/// Where the whole review is, when this one shows less of it.
+fn details_note(url: Option<&str>) -> String {
+    match url {
+        Some(url) => format!(
+            "\nThe answers' texts are left out to fit a comment: [the whole review]({url}).\n"
+        ),
+        None => "\nThe answers' texts are left out to fit a comment: `idemlint review \
+                 --format html` writes the whole review.\n"
+            .to_string(),
+    }
+}
+
+/// The table of operations and their five answers.
+fn answers_table(ops: &[&OperationReview], detail: Detail) -> String {
+    let mut s = String::from("| operation |");
     for q in QUESTIONS {
         s.push_str(&format!(" {q} |"));
     }
     s.push_str("\n|---|---|---|---|---|---|\n");
-    for op in &r.operations {
-        s.push_str(&format!("| {}<br>`{}` |", code(&op.operation), op.at));
+    for op in ops {
+        if detail == Detail::Full {
+            s.push_str(&format!("| {}<br>`{}` |", code(&op.operation), op.at));
+        } else {
+            s.push_str(&format!("| {} |", code(&op.operation)));
+        }
         for a in &op.answers {
-            let at =
-                a.at.as_ref()
-                    .map(|at| format!("<br>`{at}`"))
-                    .unwrap_or_default();
-            s.push_str(&format!(" {} {}{at} |", a.verdict.mark(), cell(&a.text)));
+            if detail == Detail::Full {
+                let at =
+                    a.at.as_ref()
+                        .map(|at| format!("<br>`{at}`"))
+                        .unwrap_or_default();
+                s.push_str(&format!(" {} {}{at} |", a.verdict.mark(), cell(&a.text)));
+            } else {
+                s.push_str(&format!(" {} |", a.verdict.mark()));
+            }
         }
         s.push('\n');
     }
-    s.push_str("\n✅ safe as specified · ⚠️ incomplete or undocumented · ❌ wrong under retry · — not applicable\n");
+    s
+}
+
+/// The review of a change, for a pull-request comment: each document's operations the change
+/// added, removed and changed, regressions first, each changed one with the answers that
+/// changed before → after, and the contract-change findings; unchanged operations are one line.
+/// Never longer than [`MAX_CHARS`].
+pub fn markdown_change(
+    change: &ChangeReview,
+    not_reviewed: &[NotReviewed],
+    opts: &MarkdownOptions<'_>,
+) -> String {
+    let full = change_at(change, not_reviewed, opts, Detail::Full);
+    if full.chars().count() <= MAX_CHARS {
+        return full;
+    }
+    for detail in [Detail::Marks, Detail::GapsOnly] {
+        let text = change_at(change, not_reviewed, opts, detail);
+        if text.chars().count() <= MAX_CHARS {
+            return text;
+        }
+    }
+    cut(change_at(change, not_reviewed, opts, Detail::GapsOnly))
+}
+
+fn change_at(
+    change: &ChangeReview,
+    not_reviewed: &[NotReviewed],
+    opts: &MarkdownOptions<'_>,
+    detail: Detail,
+) -> String {
+    let mut s = String::new();
+    if change.documents.is_empty() {
+        s.push_str(&format!(
+            "## Idempotency review of the change against {}\n\nNo OpenAPI document on either side.\n",
+            prose(&change.base)
+        ));
+    }
+    for d in &change.documents {
+        s.push_str(&document_change(d, &change.base, opts, detail));
+        s.push('\n');
+    }
+    if !not_reviewed.is_empty() {
+        s.push_str("## Not reviewed\n\n");
+        for n in not_reviewed {
+            s.push_str(&format!("- {}: {}\n", code(&n.place), prose(&n.reason)));
+        }
+    }
+    s
+}
+
+fn document_change(
+    d: &DocumentChange,
+    base: &str,
+    opts: &MarkdownOptions<'_>,
+    detail: Detail,
+) -> String {
+    let was = match (&d.before_file, &d.after) {
+        (None, _) => ", added by the change".to_string(),
+        (Some(_), None) => ", deleted by the change".to_string(),
+        (Some(then), Some(_)) if *then != d.file => format!(", was `{then}`"),
+        _ => String::new(),
+    };
+    let mut s = format!(
+        "## Idempotency review of the change: {} (`{}`{was}) against {}\n\n",
+        cell(&d.title),
+        d.file,
+        prose(base)
+    );
+    let regressions = d.regressions();
+    let improved = d.changed.iter().filter(|c| c.improvement).count();
+    s.push_str(&format!(
+        "**{}**, {} improved, {} changed otherwise, {} added, {} removed, {} unchanged.\n",
+        match regressions {
+            1 => "1 regression".to_string(),
+            n => format!("{n} regressions"),
+        },
+        improved,
+        d.changed.len() - improved - d.changed.iter().filter(|c| c.regression).count(),
+        d.added.len(),
+        d.removed.len(),
+        d.unchanged,
+    ));
+    if let (Some(was), Some(now)) = (&d.before, &d.after) {
+        s.push_str(&format!(
+            "\n- Protected operations whose duplicates matter: {} of {} → {} of {}.\n",
+            was.protected, was.unsafe_operations, now.protected, now.unsafe_operations
+        ));
+    }
+    let notes: Vec<_> = d.changed.iter().flat_map(|c| &c.findings).collect();
+    if !notes.is_empty() {
+        s.push_str("\n### Contract changes\n\n");
+        for n in notes {
+            s.push_str(&format!(
+                "- **{}** `{}`: {} (`{}`)\n",
+                n.severity,
+                n.rule,
+                prose(&n.message),
+                n.at
+            ));
+        }
+    }
+    let changed: Vec<&OperationChange> = d
+        .changed
+        .iter()
+        .filter(|c| detail != Detail::GapsOnly || c.regression)
+        .collect();
+    if !changed.is_empty() {
+        s.push_str("\n### Changed operations, regressions first\n\n");
+        if detail == Detail::Full {
+            for c in &changed {
+                s.push_str(&operation_change(c));
+            }
+        } else {
+            s.push_str("| operation | before | after |\n|---|---|---|\n");
+            for c in &changed {
+                let marks = |op: &OperationReview| {
+                    op.answers
+                        .iter()
+                        .map(|a| a.verdict.mark())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                s.push_str(&format!(
+                    "| {}{} | {} | {} |\n",
+                    code(&c.after.operation),
+                    if c.regression { " (regression)" } else { "" },
+                    marks(&c.before),
+                    marks(&c.after)
+                ));
+            }
+        }
+    }
+    let added: Vec<&OperationReview> = d
+        .added
+        .iter()
+        .filter(|op| !(opts.only_gaps || detail == Detail::GapsOnly) || has_something_to_say(op))
+        .collect();
+    if !added.is_empty() {
+        s.push_str("\n### Added operations\n\n");
+        s.push_str(&answers_table(&added, detail));
+    }
+    if !d.removed.is_empty() {
+        s.push_str("\n### Removed operations\n\n");
+        for op in &d.removed {
+            s.push_str(&format!("- {} (was `{}`)\n", code(&op.operation), op.at));
+        }
+    }
+    if d.unchanged > 0 {
+        s.push_str(&format!(
+            "\n{} operation{} answered as before the change.\n",
+            d.unchanged,
+            if d.unchanged == 1 { "" } else { "s" }
+        ));
+    }
+    if detail != Detail::Full {
+        s.push_str(&details_note(opts.details_url));
+    }
+    if !d.is_unchanged() {
+        s.push_str(LEGEND);
+    }
+    s
+}
+
+/// One changed operation: the questions whose answers changed, before → after.
+fn operation_change(c: &OperationChange) -> String {
+    let mut s = format!(
+        "#### {}{}\n\n`{}` (was `{}`)\n\n| question | before | after |\n|---|---|---|\n",
+        code(&c.after.operation),
+        if c.regression {
+            " — regression"
+        } else if c.improvement {
+            " — improved"
+        } else {
+            ""
+        },
+        c.after.at,
+        c.before.at
+    );
+    let answer = |a: &super::Answer| {
+        let at =
+            a.at.as_ref()
+                .map(|at| format!("<br>`{at}`"))
+                .unwrap_or_default();
+        format!("{} {}{at}", a.verdict.mark(), cell(&a.text))
+    };
+    for (i, q) in QUESTIONS.iter().enumerate() {
+        if c.differs(i) {
+            s.push_str(&format!(
+                "| {q} | {} | {} |\n",
+                answer(&c.before.answers[i]),
+                answer(&c.after.answers[i])
+            ));
+        }
+    }
+    if !(0..QUESTIONS.len()).any(|i| c.differs(i)) {
+        s.push_str("| (its answers read as before; its contract changed, see above) | | |\n");
+    }
+    s.push('\n');
     s
 }
 

@@ -605,4 +605,4 @@ mod html;
 mod markdown;
 
 pub use html::html;
-pub use markdown::markdown;
+pub use markdown::{MAX_CHARS, MarkdownOptions, markdown, markdown_change};
