@@ -90,9 +90,7 @@ pub fn contracts(
     paths: &[PathBuf],
     opts: &Options,
     files: &dyn Files,
-    name: &str,
-    single: bool,
-) -> (Report, BaseContracts) {
+) -> (Report, HashMap<String, Contract>) {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
     let fallback = opts.root.clone().unwrap_or(cwd);
     let renamed = opts.renamed.clone();
@@ -105,12 +103,59 @@ pub fn contracts(
         (path, Contract::of(d.bundle, d.api, d.facts))
     };
     let (report, made) = run_each(paths, opts, files, || Ok(Vec::new()), &each);
-    let base = BaseContracts {
-        name: name.to_string(),
-        documents: made.into_iter().collect(),
-        single,
+    (report, made.into_iter().collect())
+}
+
+/// Runs `then` (the run at the base) beside `now` (the run of the work tree), on a thread pool
+/// of its own so that a work tree's document waiting for the base's contracts never holds up
+/// the base's; the contracts `then` makes fill `slot` as soon as it is done. With one run at
+/// the base and one of the work tree, a change costs little more than a run.
+fn beside<B: Send, N>(
+    slot: &BaseContracts,
+    stack: usize,
+    then: impl FnOnce() -> (B, HashMap<String, Contract>) + Send,
+    now: impl FnOnce() -> N,
+) -> (Option<B>, N) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(rayon::current_num_threads())
+        .stack_size(stack)
+        .build();
+    let Ok(pool) = pool else {
+        // (No threads to be had: one run after the other.)
+        let (b, documents) = then();
+        slot.fill(documents);
+        return (Some(b), now());
     };
-    (report, base)
+    std::thread::scope(|scope| {
+        let base = std::thread::Builder::new()
+            .name("idemlint-base".to_string())
+            .stack_size(stack)
+            .spawn_scoped(scope, || {
+                // Whatever happens at the base, the work tree's rules must not wait forever.
+                let made =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| pool.install(then)));
+                match made {
+                    Ok((b, documents)) => {
+                        slot.fill(documents);
+                        Some(b)
+                    }
+                    Err(_) => {
+                        slot.fill(HashMap::new());
+                        None
+                    }
+                }
+            });
+        match base {
+            Ok(handle) => {
+                let n = now();
+                (handle.join().ok().flatten(), n)
+            }
+            Err(_) => {
+                slot.fill(HashMap::new());
+                (None, now())
+            }
+        }
+    })
 }
 
 /// `review --base`: the documents reviewed at the base and now, what the run now found (the
@@ -143,23 +188,28 @@ pub fn review(
             (path, Contract::of(d.bundle, d.api, d.facts)),
         )
     };
-    let (before, contracts): (Vec<_>, Vec<_>) = if then.is_empty() {
-        (Vec::new(), Vec::new())
-    } else {
-        run_each(&then, &at_base, &base.rev, || Ok(Vec::new()), &each)
-            .1
-            .into_iter()
-            .unzip()
-    };
+    let slot = Arc::new(BaseContracts::pending(&base.name, false));
     let now = Options {
-        base: Some(Arc::new(BaseContracts {
-            name: base.name.clone(),
-            documents: contracts.into_iter().collect(),
-            single: false,
-        })),
+        base: Some(Arc::clone(&slot)),
         ..opts.clone()
     };
-    let (report, after) = run_each(paths, &now, &Disk, stdin, &crate::review::review_document);
+    let (before, (report, after)) = beside(
+        &slot,
+        opts.limits.stack_bytes(),
+        || {
+            if then.is_empty() {
+                return (Vec::new(), HashMap::new());
+            }
+            let (reviews, contracts): (Vec<_>, Vec<_>) =
+                run_each(&then, &at_base, &base.rev, || Ok(Vec::new()), &each)
+                    .1
+                    .into_iter()
+                    .unzip();
+            (reviews, contracts.into_iter().collect())
+        },
+        || run_each(paths, &now, &Disk, stdin, &crate::review::review_document),
+    );
+    let before = before.unwrap_or_default();
     // Reviews name documents as the run does, relative to the current folder.
     let top = base.rev.top();
     let renamed = base
@@ -216,17 +266,29 @@ pub fn check(
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
     let then = base_paths(paths, base, &cwd);
     let at_base = at_base(opts, base);
-    let (before, contracts) = if then.is_empty() {
-        (Report::default(), BaseContracts::default())
-    } else {
-        contracts(&then, &at_base, &base.rev, &base.name, false)
-    };
+    let slot = Arc::new(BaseContracts::pending(&base.name, false));
     let now = Options {
-        base: Some(Arc::new(contracts)),
+        base: Some(Arc::clone(&slot)),
         ..opts.clone()
     };
-    let mut report = run_each(paths, &now, &Disk, stdin, &|_| ()).0;
-    compare(&mut report, before, base, show_unchanged);
+    let (before, report) = beside(
+        &slot,
+        opts.limits.stack_bytes(),
+        || {
+            if then.is_empty() {
+                return (Report::default(), HashMap::new());
+            }
+            contracts(&then, &at_base, &base.rev)
+        },
+        || run_each(paths, &now, &Disk, stdin, &|_| ()).0,
+    );
+    let mut report = report;
+    compare(
+        &mut report,
+        before.unwrap_or_default(),
+        base,
+        show_unchanged,
+    );
     report
 }
 
@@ -314,13 +376,11 @@ pub fn diff(old: &Version, new: &Version, opts: &Options) -> Result<Report, Stri
             ..opts.clone()
         };
         match old {
-            Version::File(path) => {
-                contracts(std::slice::from_ref(path), &at_old, &Disk, "OLD", true)
-            }
+            Version::File(path) => contracts(std::slice::from_ref(path), &at_old, &Disk),
             Version::At { rev, path } => {
                 let tree = GitRev::open(&cwd, rev)?;
                 let named = as_named(crate::files::normalize(&cwd.join(path)), &cwd);
-                contracts(&[named], &at_old, &tree, rev, true)
+                contracts(&[named], &at_old, &tree)
             }
         }
     };
@@ -332,7 +392,7 @@ pub fn diff(old: &Version, new: &Version, opts: &Options) -> Result<Report, Stri
         ));
     }
     let now = Options {
-        base: Some(Arc::new(contracts)),
+        base: Some(Arc::new(BaseContracts::ready("OLD", true, contracts))),
         ..opts.clone()
     };
     let report = match new {

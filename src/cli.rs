@@ -81,6 +81,10 @@ pub struct ReviewArgs {
     /// long for a comment links to it.
     #[arg(long, value_name = "URL")]
     pub details_url: Option<String>,
+    /// The longest Markdown review written, in characters (a longer one shows less and links
+    /// to --details-url); `0` for no limit.
+    #[arg(long, value_name = "N", default_value_t = crate::review::MAX_CHARS)]
+    pub max_chars: usize,
     #[command(flatten)]
     pub input: InputArgs,
 }
@@ -477,6 +481,7 @@ fn review(args: ReviewArgs) -> u8 {
     let md = crate::review::MarkdownOptions {
         only_gaps: args.only_gaps,
         details_url: args.details_url.as_deref(),
+        max_chars: (args.max_chars > 0).then_some(args.max_chars),
     };
     let text = match (args.format, &reviewed) {
         (ReviewFormat::Markdown, Reviewed::Plain(reviews)) => {

@@ -79,6 +79,7 @@ pub fn terms<'a>(
     op: &Operation<'a>,
 ) -> Terms<Location> {
     let of = facts.of(op);
+    let duplicates_matter = of.duplicates_matter();
     let key = of.carriers.first().map(|c| KeyTerm {
         describe: c.describe(),
         required: c.required(),
@@ -117,8 +118,12 @@ pub fn terms<'a>(
         operation_id: op.operation_id.map(|id| id.to_string()),
         method: op.method,
         at: op.key,
-        duplicates_matter: of.duplicates_matter(),
-        moves_money: facts.moves_money(op).map(str::to_string),
+        duplicates_matter,
+        // (Judged only where a duplicate does harm: the rules ask nothing of the rest, and on a
+        // large spec the judgements of every GET would cost as much as a run.)
+        moves_money: duplicates_matter
+            .then(|| facts.moves_money(op).map(str::to_string))
+            .flatten(),
         key,
         if_match: op.header_param("If-Match").map(|p| p.declared),
         responses,
@@ -221,23 +226,47 @@ impl Contract {
 }
 
 /// The contracts of a base's documents, by each root document's path in its project (after
-/// the renames since the base).
+/// the renames since the base). The run at the base may fill them while the run of the work
+/// tree is going on: a document's contract-change rules wait for them ([`BaseContracts::of`]).
 #[derive(Debug, Default)]
 pub struct BaseContracts {
     /// `origin/main`, as the user named it.
     pub name: String,
-    pub documents: HashMap<String, Contract>,
+    documents: std::sync::OnceLock<HashMap<String, Contract>>,
     /// `idemlint diff OLD NEW`: the one document of the base is the old version of the one
     /// linted, whatever their names.
     pub single: bool,
 }
 
 impl BaseContracts {
-    /// The base's version of the document at `path` (in its project).
+    /// Contracts still to come from a run at the base ([`BaseContracts::fill`]).
+    pub fn pending(name: &str, single: bool) -> Self {
+        BaseContracts {
+            name: name.to_string(),
+            documents: std::sync::OnceLock::new(),
+            single,
+        }
+    }
+
+    /// Contracts known already.
+    pub fn ready(name: &str, single: bool, documents: HashMap<String, Contract>) -> Self {
+        let base = BaseContracts::pending(name, single);
+        base.fill(documents);
+        base
+    }
+
+    /// Gives the contracts of the run at the base (once; later calls are ignored).
+    pub fn fill(&self, documents: HashMap<String, Contract>) {
+        let _ = self.documents.set(documents);
+    }
+
+    /// The base's version of the document at `path` (in its project), once the run at the base
+    /// is done.
     pub fn of(&self, path: &str) -> Option<&Contract> {
-        match self.documents.get(path) {
+        let documents = self.documents.wait();
+        match documents.get(path) {
             Some(c) => Some(c),
-            None if self.single && self.documents.len() == 1 => self.documents.values().next(),
+            None if self.single && documents.len() == 1 => documents.values().next(),
             None => None,
         }
     }

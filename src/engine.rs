@@ -246,10 +246,10 @@ fn lint_model(
         paths.clone(),
         opts.renamed.clone(),
     );
-    let base = opts.base.as_deref().and_then(|base| {
-        let root = resolving.project_path(bundle, crate::resolve::FileId(0));
-        base.of(&root)
-    });
+    let base = opts
+        .base
+        .as_deref()
+        .map(|base| (base, resolving.project_path(bundle, Bundle::ROOT)));
     let cx = Context::new(api, bundle, &config.settings, facts).with_base(base);
     result.linted = true;
     result.operations = api.operations.len() + api.unchecked.len();

@@ -230,13 +230,42 @@ fn a_change_reports_what_it_brings_and_counts_what_it_fixes() {
     assert_eq!(
         found,
         [
-            "fragments/responses.yaml:1:1 conflict-without-retry-after",
-            "openapi.yaml:45:5 idempotency-key-removed",
+            // The fragment's 409 lost its Retry-After: found where the operation uses it.
+            "openapi.yaml:63:9 conflict-without-retry-after",
+            // The payout's key removed: the contract change, and what it leaves.
+            "openapi.yaml:66:5 idempotency-key-removed",
+            "openapi.yaml:66:5 missing-idempotency-key",
+            // The refund added without a key.
+            "openapi.yaml:113:5 missing-idempotency-key",
+            // Keys kept 1 hour instead of 24.
+            "openapi.yaml:124:7 short-key-ttl",
         ],
         "{lines:#?}\n{summary}"
     );
     assert_eq!(code, 1, "{summary}");
-    assert!(summary.contains("new, "), "{summary}");
+    // The order endpoint's missing key and the missing 400 were there before: unchanged, and
+    // not shown; the payout's findings that needed its key are fixed.
+    assert!(summary.starts_with("Against main ("), "{summary}");
+    assert!(
+        summary
+            .contains("): 5 new, 0 fixed, 2 unchanged (not shown). 1 file linted (5 operations)."),
+        "{summary}"
+    );
+    let (_, shown, _) = concise(top, &["--base", "main", "--show-unchanged", "."]);
+    let unchanged: Vec<&String> = shown
+        .iter()
+        .filter(|l| l.ends_with("(unchanged)"))
+        .collect();
+    assert_eq!(unchanged.len(), 2, "{shown:#?}");
+    assert!(
+        unchanged[0].starts_with("openapi.yaml:61:7: info[missing-missing-key-response]"),
+        "{shown:#?}"
+    );
+    assert!(
+        unchanged[1]
+            .starts_with("openapi.yaml:82:5: warning[missing-idempotency-key] POST /orders"),
+        "{shown:#?}"
+    );
 }
 
 #[test]

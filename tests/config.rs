@@ -353,7 +353,8 @@ fn select_and_ignore_take_categories() {
     assert_eq!(
         err,
         "error: unknown rule or category `frobnicate`; categories: retry-safety, key-design, \
-         concurrency, response-contract, key-lifetime, update-semantics, rate-limit, document; \
+         concurrency, response-contract, key-lifetime, update-semantics, rate-limit, document, \
+         contract-change; \
          `idemlint rules` lists the rules\n"
     );
 }
@@ -372,7 +373,8 @@ fn every_category_of_the_rule_docs_selects_exactly_its_rules() {
             "key-lifetime",
             "update-semantics",
             "rate-limit",
-            "document"
+            "document",
+            "contract-change"
         ]
     );
     for c in &cats {

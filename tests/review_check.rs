@@ -273,7 +273,11 @@ struct ReviewRun {
 }
 
 fn review(dir: &Path, paths: &[&str], configured: Configured) -> ReviewRun {
-    let out = idemlint(dir, &[&["review"], paths, configured.args()].concat());
+    // Every answer of every operation, not the shorter review a comment takes.
+    let out = idemlint(
+        dir,
+        &[&["review", "--max-chars", "0"], paths, configured.args()].concat(),
+    );
     let mut errors = Vec::new();
     let mut skipped = Vec::new();
     for line in out.stderr.lines() {

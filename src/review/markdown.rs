@@ -3,7 +3,7 @@
 use super::change::{ChangeReview, DocumentChange, OperationChange};
 use super::{ApiReview, NotReviewed, OperationReview, QUESTIONS, Verdict};
 
-/// The longest comment a review makes: GitHub refuses comments over 65,536 characters, and a
+/// The longest comment a review makes by default: GitHub refuses comments over 65,536 characters, and a
 /// job summary is cut at 1 MiB; a review this long says less and links to the whole page.
 pub const MAX_CHARS: usize = 60_000;
 
@@ -15,28 +15,22 @@ pub struct MarkdownOptions<'a> {
     pub only_gaps: bool,
     /// Where the whole review (the HTML page) is, for a review too long for a comment.
     pub details_url: Option<&'a str>,
+    /// The longest review written ([`MAX_CHARS`] for a comment); `None` for no limit.
+    pub max_chars: Option<usize>,
 }
 
 /// Markdown, for a pull-request comment: a section a document, then what could not be
 /// reviewed, so that a comment never passes over a broken document in silence. Never longer
-/// than [`MAX_CHARS`]: a longer review shows each operation's verdicts without their texts, then
+/// than `opts.max_chars` ([`MAX_CHARS`] for a comment): a longer review shows each operation's verdicts without their texts, then
 /// only the operations with a risk or a gap, then as many of those as fit.
 pub fn markdown(
     reviews: &[ApiReview],
     not_reviewed: &[NotReviewed],
     opts: &MarkdownOptions<'_>,
 ) -> String {
-    let full = markdown_at(reviews, not_reviewed, opts, Detail::Full);
-    if full.chars().count() <= MAX_CHARS {
-        return full;
-    }
-    for detail in [Detail::Marks, Detail::GapsOnly] {
-        let text = markdown_at(reviews, not_reviewed, opts, detail);
-        if text.chars().count() <= MAX_CHARS {
-            return text;
-        }
-    }
-    cut(markdown_at(reviews, not_reviewed, opts, Detail::GapsOnly))
+    fitted(opts.max_chars, |detail| {
+        markdown_at(reviews, not_reviewed, opts, detail)
+    })
 }
 
 /// How much of each operation a review shows.
@@ -50,10 +44,29 @@ enum Detail {
     GapsOnly,
 }
 
-/// `text` cut to [`MAX_CHARS`] at a line's end, saying so.
-fn cut(text: String) -> String {
+/// The review `write` writes with the most detail that fits in `max` characters: every answer,
+/// else the verdicts alone, else the verdicts of the operations with a gap or a risk, else
+/// those cut at a line's end.
+fn fitted(max: Option<usize>, write: impl Fn(Detail) -> String) -> String {
+    let full = write(Detail::Full);
+    let Some(max) = max else { return full };
+    if full.chars().count() <= max {
+        return full;
+    }
+    let mut text = full;
+    for detail in [Detail::Marks, Detail::GapsOnly] {
+        text = write(detail);
+        if text.chars().count() <= max {
+            return text;
+        }
+    }
+    cut(text, max)
+}
+
+/// `text` cut to `max` characters at a line's end, saying so.
+fn cut(text: String, max: usize) -> String {
     const NOTE: &str = "\n\n… (cut: the review is longer than a comment takes)\n";
-    let budget = MAX_CHARS - NOTE.chars().count();
+    let budget = max.saturating_sub(NOTE.chars().count());
     let mut end = 0;
     for (count, (at, c)) in text.char_indices().enumerate() {
         if count >= budget {
@@ -204,23 +217,15 @@ fn answers_table(ops: &[&OperationReview], detail: Detail) -> String {
 /// The review of a change, for a pull-request comment: each document's operations the change
 /// added, removed and changed, regressions first, each changed one with the answers that
 /// changed before → after, and the contract-change findings; unchanged operations are one line.
-/// Never longer than [`MAX_CHARS`].
+/// Never longer than `opts.max_chars`.
 pub fn markdown_change(
     change: &ChangeReview,
     not_reviewed: &[NotReviewed],
     opts: &MarkdownOptions<'_>,
 ) -> String {
-    let full = change_at(change, not_reviewed, opts, Detail::Full);
-    if full.chars().count() <= MAX_CHARS {
-        return full;
-    }
-    for detail in [Detail::Marks, Detail::GapsOnly] {
-        let text = change_at(change, not_reviewed, opts, detail);
-        if text.chars().count() <= MAX_CHARS {
-            return text;
-        }
-    }
-    cut(change_at(change, not_reviewed, opts, Detail::GapsOnly))
+    fitted(opts.max_chars, |detail| {
+        change_at(change, not_reviewed, opts, detail)
+    })
 }
 
 fn change_at(

@@ -38,7 +38,7 @@ pub use crate::catalogue::{
 };
 
 use crate::config::Settings;
-use crate::contract::{Contract, Place, Terms};
+use crate::contract::{BaseContracts, Contract, Place, Terms};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::facts::Facts;
 use crate::idempotency::KeyCarrier;
@@ -98,9 +98,12 @@ pub struct Context<'a> {
     pub settings: &'a Settings,
     /// What the document says of each operation, judged once for every rule and for review.
     pub facts: &'a Facts<'a>,
-    /// The same document at the base a change is compared with (`check --base`, `diff`): the
-    /// contract-change rules compare with it, and find nothing without it.
-    pub base: Option<&'a Contract>,
+    /// Where the same document at the base a change is compared with (`check --base`, `diff`)
+    /// is found, and its path in the project: the contract-change rules compare with it, and
+    /// find nothing without it. It is looked up when first asked for, since the run at the base
+    /// may still be going on.
+    base_of: Option<(&'a BaseContracts, String)>,
+    base: std::sync::OnceLock<Option<&'a Contract>>,
     versions: std::sync::OnceLock<Vec<Version<'a>>>,
 }
 
@@ -125,22 +128,31 @@ impl<'a> Context<'a> {
             bundle,
             settings,
             facts,
-            base: None,
+            base_of: None,
+            base: std::sync::OnceLock::new(),
             versions: std::sync::OnceLock::new(),
         }
     }
 
-    /// The context of a change: the document is compared with `base`.
-    pub fn with_base(mut self, base: Option<&'a Contract>) -> Self {
-        self.base = base;
+    /// The context of a change: the document, at `path` in its project, is compared with its
+    /// version among `base`.
+    pub fn with_base(mut self, base: Option<(&'a BaseContracts, String)>) -> Self {
+        self.base_of = base;
         self
+    }
+
+    /// The document at the base, waiting for the run at the base if it is still going on.
+    pub fn base(&self) -> Option<&'a Contract> {
+        *self
+            .base
+            .get_or_init(|| self.base_of.as_ref().and_then(|(base, path)| base.of(path)))
     }
 
     /// Each operation found at the base too (by method and path, then `operationId`), with
     /// both versions' terms; nothing without a base.
     pub fn versions(&self) -> &[Version<'a>] {
         self.versions.get_or_init(|| {
-            let Some(base) = self.base else {
+            let Some(base) = self.base() else {
                 return Vec::new();
             };
             let now: Vec<Terms<Location>> = self

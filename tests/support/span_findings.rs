@@ -170,6 +170,8 @@ pub fn report(b: &mut Bytes) -> Report {
             source: Arc::clone(&source),
             span,
             fix,
+            before: None,
+            change: None,
         });
     }
     Report {
