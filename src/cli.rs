@@ -388,7 +388,9 @@ fn review(args: ReviewArgs) -> u8 {
     }
     let text = match args.format {
         ReviewFormat::Markdown => crate::review::markdown(&reviews, &not_reviewed),
-        ReviewFormat::Html => crate::review::html(&reviews, &not_reviewed),
+        ReviewFormat::Html => {
+            crate::review::html(&reviews, &not_reviewed, &crate::review::Links::relative())
+        }
     };
     if emit(&text, args.output.as_deref()).is_err() {
         return EXIT_ERROR;
