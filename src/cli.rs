@@ -81,6 +81,11 @@ pub struct ReviewArgs {
     /// long for a comment links to it.
     #[arg(long, value_name = "URL")]
     pub details_url: Option<String>,
+    /// Where the spec's files are published (`https://github.com/o/r/blob/SHA/`): the HTML
+    /// review links each place it cites to `URL<file>#L<line>` (default: the file beside the
+    /// page).
+    #[arg(long, value_name = "URL")]
+    pub source_url: Option<String>,
     /// The longest Markdown review written, in characters (a longer one shows less and links
     /// to --details-url); `0` for no limit.
     #[arg(long, value_name = "N", default_value_t = crate::review::MAX_CHARS)]
@@ -483,6 +488,10 @@ fn review(args: ReviewArgs) -> u8 {
         details_url: args.details_url.as_deref(),
         max_chars: (args.max_chars > 0).then_some(args.max_chars),
     };
+    let links = match &args.source_url {
+        Some(url) => crate::review::Links::under(url),
+        None => crate::review::Links::relative(),
+    };
     let text = match (args.format, &reviewed) {
         (ReviewFormat::Markdown, Reviewed::Plain(reviews)) => {
             crate::review::markdown(reviews, &not_reviewed, &md)
@@ -491,12 +500,10 @@ fn review(args: ReviewArgs) -> u8 {
             crate::review::markdown_change(change, &not_reviewed, &md)
         }
         (ReviewFormat::Html, Reviewed::Plain(reviews)) => {
-            crate::review::html(reviews, &not_reviewed)
+            crate::review::html(reviews, &not_reviewed, &links)
         }
-        (ReviewFormat::Html, Reviewed::Change(_)) => {
-            // TEMPORARY until the HTML page of a change lands.
-            eprintln!("error: review --base --format html is not built yet");
-            return EXIT_ERROR;
+        (ReviewFormat::Html, Reviewed::Change(change)) => {
+            crate::review::html_change(change, &not_reviewed, &links)
         }
     };
     if emit(&text, args.output.as_deref()).is_err() {

@@ -298,3 +298,281 @@ fn a_shallow_clone_without_the_base_says_how_to_fetch_it() {
         "{err}"
     );
 }
+
+/// The change of the first test, made in `top` (staged, not committed).
+fn change(top: &Path) {
+    let mut api = String::new();
+    for i in 0..40 {
+        api.push_str(&format!("# An unrelated comment line, number {i}.\n"));
+    }
+    api.push_str(
+        &API.replace("kept for 24 hours", "kept for 1 hour")
+            .replace(
+                "      operationId: createPayout\n      summary: Create a payout\n      parameters:\n        - $ref: '#/components/parameters/IdempotencyKey'\n",
+                "      operationId: createPayout\n      summary: Create a payout\n",
+            )
+            .replace(
+                "components:\n",
+                "  /refunds:\n    post:\n      operationId: createRefund\n      summary: Refund a payment\n      responses:\n        '201': {description: The refund}\ncomponents:\n",
+            ),
+    );
+    std::fs::remove_file(top.join("api.yaml")).unwrap();
+    std::fs::write(top.join("openapi.yaml"), &api).unwrap();
+    std::fs::write(
+        top.join("fragments/responses.yaml"),
+        "Conflict:\n  description: A request with the same key is in progress\n",
+    )
+    .unwrap();
+    git(top, &["add", "-A"]);
+}
+
+#[test]
+fn json_and_sarif_mark_each_finding_against_the_base() {
+    if !has_git() {
+        eprintln!("skipped: no git");
+        return;
+    }
+    let repo = repository();
+    let top = repo.path();
+    change(top);
+    let (code, out, err) = idemlint(
+        top,
+        &[
+            "check",
+            "--base",
+            "main",
+            "--show-unchanged",
+            "--format",
+            "json",
+            ".",
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let base = &json["base"];
+    assert_eq!(base["ref"], "main");
+    assert_eq!(base["commit"].as_str().unwrap().len(), 40);
+    assert_eq!(
+        (base["new"].as_u64(), base["unchanged"].as_u64()),
+        (Some(5), Some(2))
+    );
+    let findings = json["findings"].as_array().unwrap();
+    let count = |change: &str| findings.iter().filter(|f| f["change"] == change).count();
+    assert_eq!((count("new"), count("unchanged")), (5, 2), "{out}");
+    assert_eq!(count("fixed") as u64, base["fixed"].as_u64().unwrap());
+    let removed = findings
+        .iter()
+        .find(|f| f["rule"] == "idempotency-key-removed")
+        .unwrap();
+    assert_eq!(
+        removed["before"],
+        serde_json::json!({"file": "api.yaml", "line": 77, "column": 7})
+    );
+    assert_eq!(
+        removed["after"],
+        serde_json::json!({"file": "openapi.yaml", "line": 66, "column": 5})
+    );
+    // A finding of a plain rule has no places of a base.
+    assert!(
+        findings
+            .iter()
+            .filter(|f| f["rule"] != "idempotency-key-removed")
+            .all(|f| f.get("before").is_none())
+    );
+
+    let (_, out, err) = idemlint(
+        top,
+        &[
+            "check",
+            "--base",
+            "main",
+            "--show-unchanged",
+            "--format",
+            "sarif",
+            ".",
+        ],
+    );
+    let sarif: serde_json::Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    let states: Vec<&str> = results
+        .iter()
+        .map(|r| r["baselineState"].as_str().unwrap())
+        .collect();
+    assert_eq!(states.iter().filter(|s| **s == "new").count(), 5);
+    assert_eq!(states.iter().filter(|s| **s == "unchanged").count(), 2);
+    let related = results
+        .iter()
+        .find(|r| r["ruleId"] == "idempotency-key-removed")
+        .unwrap();
+    assert_eq!(
+        related["relatedLocations"][0]["physicalLocation"]["region"]["startLine"],
+        77
+    );
+
+    // The fixed findings are absent, in SARIF's words: a deleted document's.
+    std::fs::remove_file(top.join("openapi.yaml")).unwrap();
+    std::fs::write(top.join("other.yaml"), API.replace("/orders:", "/baskets:")).unwrap();
+    git(top, &["add", "-A"]);
+    let (_, out, _) = idemlint(top, &["check", "--base", "main", "--format", "sarif", "."]);
+    let sarif: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    let state = |uri: &str, state: &str| {
+        results
+            .iter()
+            .filter(|r| {
+                r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == uri
+                    && r["baselineState"] == state
+            })
+            .count()
+    };
+    // api.yaml is gone: its two findings are fixed; other.yaml is new: its two are new.
+    assert_eq!(state("api.yaml", "absent"), 2, "{out}");
+    assert_eq!(state("other.yaml", "new"), 2, "{out}");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("base.sarif");
+    std::fs::write(&path, &out).unwrap();
+    validate(&path);
+}
+
+/// Microsoft's SARIF validator on `path`, when `tools/sarif` is installed (`.ci/run` does it).
+fn validate(path: &Path) {
+    let validator = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tools/sarif/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool");
+    if !validator.is_file() {
+        eprintln!("skipped: the SARIF validator is not installed (cd tools/sarif && npm ci)");
+        return;
+    }
+    let out = Command::new(&validator)
+        .arg("validate")
+        .arg(path)
+        .output()
+        .expect("the validator runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("Analysis completed successfully"), "{text}");
+    let problems: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains(": error ") || l.contains(": warning "))
+        .collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn a_merge_base_a_named_file_and_diff_of_a_revision() {
+    if !has_git() {
+        eprintln!("skipped: no git");
+        return;
+    }
+    let repo = repository();
+    let top = repo.path();
+    // A branch that removes the payout's key; main moves on meanwhile (a new operation there
+    // is not the branch's doing).
+    git(top, &["checkout", "-q", "-b", "feature"]);
+    std::fs::write(
+        top.join("api.yaml"),
+        API.replace(
+            "      operationId: createPayout\n      summary: Create a payout\n      parameters:\n        - $ref: '#/components/parameters/IdempotencyKey'\n",
+            "      operationId: createPayout\n      summary: Create a payout\n",
+        ),
+    )
+    .unwrap();
+    commit(top, "feature");
+    git(top, &["checkout", "-q", "main"]);
+    std::fs::write(
+        top.join("api.yaml"),
+        API.replace("components:\n", "  /refunds:\n    post:\n      responses:\n        '201': {description: ok}\ncomponents:\n"),
+    )
+    .unwrap();
+    commit(top, "main moves on");
+    git(top, &["checkout", "-q", "feature"]);
+
+    // Against main's tip, the refund main added looks removed (fixed); against the merge base
+    // only the branch's change is there.
+    let (_, lines, summary) = concise(top, &["--base", "main...HEAD", "api.yaml"]);
+    assert_eq!(
+        rules_of(&lines),
+        [
+            "api.yaml:26:5 idempotency-key-removed",
+            "api.yaml:26:5 missing-idempotency-key"
+        ],
+        "{summary}"
+    );
+    assert!(summary.contains("2 new, 0 fixed, 2 unchanged"), "{summary}");
+    let (_, _, summary) = concise(top, &["--base", "main", "api.yaml"]);
+    assert!(summary.contains("2 new, 1 fixed, 2 unchanged"), "{summary}");
+
+    // `diff` of a revision's file and the work tree's: only the contract change.
+    let (code, out, err) = idemlint(
+        top,
+        &["diff", "main~1:api.yaml", "api.yaml", "--format", "concise"],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        out.lines().next().unwrap(),
+        "api.yaml:26:5: error[idempotency-key-removed] POST /payouts no longer takes an \
+         idempotency key: before, header `Idempotency-Key`, required (api.yaml:77:7) → after, \
+         none (api.yaml:26:5): a retry now runs again"
+    );
+    // Two files, with nothing changed: nothing to say.
+    std::fs::write(top.join("copy.yaml"), API).unwrap();
+    let (code, out, _) = idemlint(
+        top,
+        &["diff", "copy.yaml", "copy.yaml", "--format", "concise"],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("No problems found"), "{out}");
+}
+
+#[test]
+fn review_of_a_change_lists_what_it_changed_regressions_first() {
+    if !has_git() {
+        eprintln!("skipped: no git");
+        return;
+    }
+    let repo = repository();
+    let top = repo.path();
+    change(top);
+    let (code, md, err) = idemlint(top, &["review", "--base", "main", "."]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        md.starts_with("## Idempotency review of the change: Payments (`openapi.yaml`, was `api.yaml`) against main ("),
+        "{md}"
+    );
+    assert!(
+        md.contains(
+            "**2 regressions**, 0 improved, 0 changed otherwise, 1 added, 0 removed, 2 unchanged."
+        ),
+        "{md}"
+    );
+    // Changed, regressions first, with only the answers that changed.
+    let payments = md.find("#### `POST /payments` — regression").expect(&md);
+    let payouts = md.find("#### `POST /payouts` — regression").expect(&md);
+    assert!(payments < payouts);
+    let section = &md[payouts..];
+    assert!(
+        section.contains("| Same request twice? | ✅ keyed by header `Idempotency-Key`"),
+        "{section}"
+    );
+    assert!(
+        !section[..section.find("### Added").unwrap()].contains("| Relative changes |"),
+        "{section}"
+    );
+    assert!(
+        md.contains("- **error** `idempotency-key-removed`: POST /payouts no longer takes"),
+        "{md}"
+    );
+    let added = &md[md.find("### Added operations").expect(&md)..];
+    assert!(
+        added.contains("| `POST /refunds`<br>`openapi.yaml:113:5` | ❌ processed twice"),
+        "{added}"
+    );
+    assert!(
+        md.contains("\n2 operations answered as before the change.\n"),
+        "{md}"
+    );
+    assert!(
+        !md.contains("POST /orders"),
+        "unchanged operations are one line: {md}"
+    );
+}

@@ -1,103 +1,201 @@
-//! The review as one self-contained HTML page.
+//! The review as one self-contained HTML page: a sticky header with filters (by verdict,
+//! method, tag and text), and for each document its summary, a chart of the answers by
+//! verdict, its gaps and a table of its operations, each answer linked to the line it cites.
+//! `html_change` shows a change the same way: what got worse first, each changed answer
+//! before and after it.
+//!
+//! Nothing on the page is fetched: style, script and icons are inline, and the verdicts are
+//! drawn, not emoji, which a machine without an emoji font shows as empty boxes.
+
+mod assets;
+mod change;
+mod chart;
+mod markup;
+mod page;
+mod rows;
+
+pub use change::html_change;
+pub use markup::Links;
 
 use super::markdown::optional_note;
-use super::{ApiReview, NotReviewed, QUESTIONS, Verdict};
+use super::{ApiReview, NotReviewed};
+use markup::{escape, inline};
+use page::{Frame, page};
+use rows::{Side, TABLE_END, row, table_head};
 
-fn html_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// One self-contained HTML page, a section a document and one for what could not be
-/// reviewed: no external assets.
-pub fn html(reviews: &[ApiReview], not_reviewed: &[NotReviewed]) -> String {
+/// One page, a section a document and one for what could not be reviewed.
+pub fn html(reviews: &[ApiReview], not_reviewed: &[NotReviewed], links: &Links) -> String {
     let title = match reviews {
-        [one] => html_escape(&one.title),
+        [one] => one.title.clone(),
         [] => "nothing reviewed".to_string(),
         many => format!("{} documents", many.len()),
     };
-    let mut sections: String = reviews.iter().map(html_section).collect();
-    if !not_reviewed.is_empty() {
-        sections.push_str("<section>\n<h1>Not reviewed</h1>\n<ul>\n");
-        for n in not_reviewed {
-            sections.push_str(&format!(
-                "<li><code>{}</code>: {}</li>\n",
-                html_escape(&n.place),
-                html_escape(&n.reason)
-            ));
-        }
-        sections.push_str("</ul>\n</section>\n");
+    let heading = format!(": <span>{}</span>", escape(&title));
+    let mut sections = String::new();
+    if reviews.is_empty() {
+        sections.push_str("<p class=\"empty\">Nothing could be reviewed.</p>\n");
     }
+    for (i, r) in reviews.iter().enumerate() {
+        sections.push_str(&document(r, &doc_id(i), links));
+    }
+    sections.push_str(&not_reviewed_section(not_reviewed, links));
+    let frame = Frame {
+        title,
+        heading,
+        operations: reviews.iter().flat_map(|r| &r.operations).collect(),
+        documents: reviews
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (doc_id(i), r.title.clone(), r.file.clone()))
+            .collect(),
+    };
+    page(&frame, &sections)
+}
+
+fn doc_id(i: usize) -> String {
+    format!("doc-{}", i + 1)
+}
+
+/// One document's section.
+fn document(r: &ApiReview, id: &str, links: &Links) -> String {
+    let mut s = format!(
+        "<section class=\"doc\" id=\"{id}\">\n<h2>{}</h2>\n<p class=\"file\">{}</p>\n",
+        escape(&r.title),
+        file_link(&r.file, links)
+    );
+    s.push_str("<div class=\"overview\">\n<dl class=\"facts\">");
+    s.push_str(&format!(
+        "<dt>Protected</dt><dd>{}</dd>",
+        protected(r, true)
+    ));
+    s.push_str(&format!("<dt>Key carrier</dt><dd>{}</dd>", carriers(r)));
+    s.push_str(&format!(
+        "<dt>Key lifetime</dt><dd>{}</dd>",
+        lifetimes(r, links, Side::Now)
+    ));
+    s.push_str(&format!(
+        "<dt>Operations</dt><dd>{}</dd></dl>\n",
+        r.operations.len()
+    ));
+    s.push_str(&chart::chart(&r.operations));
+    s.push_str("</div>\n");
+    s.push_str(&gaps(r));
+    s.push_str(&format!(
+        "<h3>Operations <span class=\"count\">({})</span></h3>\n",
+        r.operations.len()
+    ));
+    s.push_str(&operations(r.operations.iter(), links, Side::Now));
+    s.push_str("</section>\n");
+    s
+}
+
+/// A table of operations, or a line saying there are none.
+fn operations<'a>(
+    ops: impl ExactSizeIterator<Item = &'a super::OperationReview>,
+    links: &Links,
+    side: Side,
+) -> String {
+    if ops.len() == 0 {
+        return "<p class=\"empty\">No operations.</p>\n".to_string();
+    }
+    let mut s = table_head();
+    for op in ops {
+        s.push_str(&row(op, links, side));
+    }
+    s.push_str(TABLE_END);
+    s
+}
+
+fn file_link(file: &str, links: &Links) -> String {
     format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Idempotency review: {title}</title>\n<style>\nbody{{font:14px/1.4 system-ui,sans-serif;margin:2em}}table{{border-collapse:collapse}}\nth,td{{border:1px solid #ccc;padding:.4em;vertical-align:top;text-align:left}}\n.good{{background:#eaf7ea}}.gap{{background:#fff6dd}}.risk{{background:#fde8e8}}.na{{color:#777}}\nsmall{{color:#555}}section+section{{margin-top:3em}}\n</style></head><body>\n{sections}</body></html>\n"
+        "<a href=\"{}\">{}</a>",
+        escape(&links.href(file, None)),
+        escape(file)
     )
 }
 
-fn html_section(r: &ApiReview) -> String {
-    let mut rows = String::new();
-    for op in &r.operations {
-        rows.push_str(&format!(
-            "<tr class=\"operation\"><th scope=\"row\"><code>{}</code><br><small>{}</small></th>",
-            html_escape(&op.operation),
-            html_escape(&op.at)
-        ));
-        for a in &op.answers {
-            let class = match a.verdict {
-                Verdict::Good => "good",
-                Verdict::Gap => "gap",
-                Verdict::Risk => "risk",
-                Verdict::NotApplicable => "na",
-            };
-            let at =
-                a.at.as_ref()
-                    .map(|at| format!("<br><small>{}</small>", html_escape(at)))
-                    .unwrap_or_default();
-            rows.push_str(&format!(
-                "<td class=\"{class}\">{} {}{at}</td>",
-                a.verdict.mark(),
-                html_escape(&a.text)
-            ));
-        }
-        rows.push_str("</tr>\n");
-    }
-    let mut gaps = String::new();
-    for (rule, sev, n, summary) in &r.gaps {
-        gaps.push_str(&format!(
-            "<li><code>{}</code> ({sev}, {n}): {}</li>\n",
-            html_escape(rule),
-            html_escape(summary)
-        ));
-    }
-    let headers: String = QUESTIONS
-        .iter()
-        .map(|q| format!("<th scope=\"col\">{q}</th>"))
-        .collect();
-    let carriers = if r.carriers.is_empty() {
-        "none declared".to_string()
+/// `3 of 6`, the operations whose duplicates matter that are protected; with `sentence`, what
+/// those numbers count.
+fn protected(r: &ApiReview, sentence: bool) -> String {
+    let count = format!(
+        "<span class=\"big\">{} of {}</span>",
+        r.protected, r.unsafe_operations
+    );
+    if sentence {
+        format!(
+            "{count} operations whose duplicates matter have a required key or If-Match{}",
+            escape(&optional_note(r))
+        )
     } else {
-        r.carriers
-            .iter()
-            .map(|(c, n)| format!("{} ({n})", html_escape(c)))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let lifetimes = if r.lifetimes.is_empty() {
-        "not documented".to_string()
-    } else {
-        r.lifetimes
-            .iter()
-            .map(|(t, at)| format!("{} ({})", html_escape(t), html_escape(at)))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    format!(
-        "<section>\n<h1>Idempotency review: {title}</h1>\n<p><code>{file}</code></p>\n<ul><li><b>{protected} of {unsafe_ops}</b> operations whose duplicates matter are protected (a required key or If-Match){optional}.</li>\n<li><b>Key carrier:</b> {carriers}</li><li><b>Key lifetime:</b> {lifetimes}</li></ul>\n<h2>Gaps, worst first</h2>\n<ul>\n{gaps}</ul>\n<h2>Operations</h2>\n<table class=\"operations\"><thead><tr><th scope=\"col\">Operation</th>{headers}</tr></thead>\n<tbody>\n{rows}</tbody></table>\n</section>\n",
-        title = html_escape(&r.title),
-        file = html_escape(&r.file),
-        protected = r.protected,
-        unsafe_ops = r.unsafe_operations,
-        optional = optional_note(r),
-    )
+        count
+    }
 }
+
+fn carriers(r: &ApiReview) -> String {
+    if r.carriers.is_empty() {
+        return "none declared".to_string();
+    }
+    r.carriers
+        .iter()
+        .map(|(c, n)| format!("{} ({n})", inline(c)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn lifetimes(r: &ApiReview, links: &Links, side: Side) -> String {
+    if r.lifetimes.is_empty() {
+        return "not documented".to_string();
+    }
+    r.lifetimes
+        .iter()
+        .map(|(t, at)| format!("{} {}", inline(t), rows::place(at, links, side)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The rules with findings, worst first.
+fn gaps(r: &ApiReview) -> String {
+    if r.gaps.is_empty() {
+        return "<h3>Gaps</h3>\n<p class=\"empty\">No rule reports a gap.</p>\n".to_string();
+    }
+    let mut s = String::from(
+        "<h3>Gaps, worst first</h3>\n<table class=\"gaps\"><colgroup><col class=\"rule\">\
+         <col class=\"sev\"><col class=\"n\"><col></colgroup><thead><tr><th scope=\"col\">Rule</th>\
+         <th scope=\"col\">Severity</th><th scope=\"col\">Findings</th><th scope=\"col\">What</th>\
+         </tr></thead><tbody>\n",
+    );
+    for (rule, sev, n, summary) in &r.gaps {
+        s.push_str(&format!(
+            "<tr><td><code>{}</code></td><td><span class=\"sev {sev}\">{sev}</span></td><td>{n}</td><td>{}</td></tr>\n",
+            escape(rule),
+            inline(summary)
+        ));
+    }
+    s.push_str("</tbody></table>\n");
+    s
+}
+
+/// What could not be reviewed: a page must not pass over a broken document in silence.
+fn not_reviewed_section(not_reviewed: &[NotReviewed], links: &Links) -> String {
+    if not_reviewed.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from(
+        "<section class=\"not-reviewed\">\n<h2>Not reviewed</h2>\n<ul class=\"not-reviewed\">\n",
+    );
+    for n in not_reviewed {
+        // The whole place: the file's folders say which of several documents it is.
+        let (file, line) = markup::split_place(&n.place);
+        s.push_str(&format!(
+            "<li><a href=\"{}\"><code>{}</code></a>: {}</li>\n",
+            escape(&links.href(file, line)),
+            escape(&n.place),
+            inline(&n.reason)
+        ));
+    }
+    s.push_str("</ul>\n</section>\n");
+    s
+}
+
+#[cfg(test)]
+mod tests;

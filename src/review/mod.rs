@@ -604,5 +604,5 @@ pub mod change;
 mod html;
 mod markdown;
 
-pub use html::html;
+pub use html::{Links, html, html_change};
 pub use markdown::{MAX_CHARS, MarkdownOptions, markdown, markdown_change};
