@@ -272,17 +272,26 @@ fn document_change(
         d.file,
         prose(base)
     );
-    let regressions = d.regressions();
+    let regressions = d.changed.iter().filter(|c| c.regression).count();
     let improved = d.changed.iter().filter(|c| c.improvement).count();
+    let risky = d
+        .added
+        .iter()
+        .filter(|op| op.answers.iter().any(|a| a.verdict == Verdict::Risk))
+        .count();
     s.push_str(&format!(
-        "**{}**, {} improved, {} changed otherwise, {} added, {} removed, {} unchanged.\n",
+        "**{}**, {} improved, {} changed otherwise, {} added{}, {} removed, {} unchanged.\n",
         match regressions {
             1 => "1 regression".to_string(),
             n => format!("{n} regressions"),
         },
         improved,
-        d.changed.len() - improved - d.changed.iter().filter(|c| c.regression).count(),
+        d.changed.len() - improved - regressions,
         d.added.len(),
+        match risky {
+            0 => String::new(),
+            n => format!(" ({n} wrong under retry)"),
+        },
         d.removed.len(),
         d.unchanged,
     ));
