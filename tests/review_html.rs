@@ -314,3 +314,77 @@ fn names_with_no_place_to_break_wrap_inside_their_column() {
     assert_eq!(rows(&dom), 2);
     assert!(dom.contains("<code>add_to_the_balance_an_amount_given_in_the_body_of_this_request_with_a_long_name</code>"));
 }
+
+/// `git` in `dir`, as a test's own user.
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.com")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.com")
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn the_page_of_a_change_reads_as_well() {
+    if Command::new("git").arg("--version").output().is_err() {
+        eprintln!("skipped: no git");
+        return;
+    }
+    // The example at a commit, then a change: the shared key made optional, a transfer's path
+    // renamed (its operationId pairs it), an operation added with a name that cannot break.
+    let dir = tempfile::tempdir().unwrap();
+    let top = dir.path();
+    git(top, &["init", "-q", "-b", "main"]);
+    let example = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/payments-api.yaml"),
+    )
+    .unwrap();
+    std::fs::write(top.join("payments-api.yaml"), &example).unwrap();
+    git(top, &["add", "-A"]);
+    git(top, &["commit", "-q", "-m", "base"]);
+    // The shared key parameter made optional: every keyed operation changes.
+    let optional =
+        "      in: header\n      required: false\n      description: >-\n        A unique key";
+    let changed = example
+        .replace(
+            "      in: header\n      required: true\n      description: >-\n        A unique key",
+            optional,
+        )
+        .replace("  /transfers:", "  /money-transfers:")
+        .replace(
+            "  /payments/search:",
+            "  /invoices:\n    post:\n      operationId: createInvoiceWithAVeryLongOperationIdThatDoesNotBreakAnywhere\n      responses:\n        '201': { description: The invoice }\n  /payments/search:",
+        );
+    assert!(changed.contains(optional) && changed.contains("/invoices"));
+    std::fs::write(top.join("payments-api.yaml"), changed).unwrap();
+    let page = top.join("change.html");
+    review_html_in(top, &["--base", "main", "payments-api.yaml"], &page, 0);
+    // (Paths may break after each `/`.)
+    let html = std::fs::read_to_string(&page).unwrap().replace("<wbr>", "");
+    assert!(
+        html.contains("<code>/invoices</code>"),
+        "the added operation"
+    );
+    assert!(
+        html.contains("<code>/money-transfers</code>"),
+        "the renamed path"
+    );
+    assert!(
+        html.contains("was <code>POST /transfers</code>"),
+        "the renamed path, as it was"
+    );
+    let Some(dom) = assert_reads_well(&page) else {
+        return;
+    };
+    assert!(dom.contains("createInvoiceWithAVeryLongOperationIdThatDoesNotBreakAnywhere"));
+}

@@ -160,7 +160,11 @@ fn document(
     let mut unchanged = 0;
     for (was, now) in pairs {
         let findings = notes.get(&now.identity).cloned().unwrap_or_default();
+        // A path renamed (paired by its operationId) is a change a reviewer sees, even when
+        // every answer reads the same.
+        let moved = was.identity != now.identity;
         if findings.is_empty()
+            && !moved
             && was
                 .answers
                 .iter()

@@ -407,7 +407,13 @@ fn operation_change(c: &OperationChange) -> String {
             ));
         }
     }
-    if !(0..QUESTIONS.len()).any(|i| c.differs(i)) {
+    if c.before.identity != c.after.identity {
+        s.push_str(&format!(
+            "| (the operation) | {} | {} |\n",
+            code(&c.before.identity),
+            code(&c.after.identity)
+        ));
+    } else if !(0..QUESTIONS.len()).any(|i| c.differs(i)) {
         s.push_str("| (its answers read as before; its contract changed, see above) | | |\n");
     }
     s.push('\n');
