@@ -24,8 +24,9 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 v.op.key,
                 format!(
                     "{} no longer declares a 409 response: before, 409 ({}) → after, none ({}): \
-                     clients can no longer tell a retry that arrived while the first request was \
-                     still running (wait, then retry with the same key) from a request that failed",
+                     clients are no longer told that a request with the same key is still being \
+                     processed, and may take it for a failure: give up, or resend with a new key \
+                     and run it twice",
                     v.op.display(),
                     was.at,
                     cx.place(v.op.key),
