@@ -91,6 +91,13 @@ catalogue! {
     InvalidExtension => "invalid-extension",
     UnusedSuppression => "unused-suppression",
     IdempotencyKeyRemoved => "idempotency-key-removed",
+    IdempotencyKeyMadeOptional => "idempotency-key-made-optional",
+    ConflictResponseRemoved => "conflict-response-removed",
+    RetryAfterRemoved => "retry-after-removed",
+    MismatchResponseRemoved => "mismatch-response-removed",
+    KeyTtlShortened => "key-ttl-shortened",
+    IfMatchRemoved => "if-match-removed",
+    BecameRelative => "became-relative",
 }
 
 impl RuleId {

@@ -56,6 +56,8 @@ pub struct KeyTerm<P> {
 pub struct ResponseTerm<P> {
     pub status: String,
     pub at: P,
+    /// Its `Retry-After` entry under the response's `headers`, where the response is written:
+    /// a response component shared by several operations has one place for all of them.
     pub retry_after: Option<P>,
 }
 
@@ -97,9 +99,7 @@ pub fn terms<'a>(
         .map(|r| ResponseTerm {
             status: r.status.to_string(),
             at: r.key,
-            retry_after: r
-                .header("Retry-After")
-                .map(|h| op.anchor(h.node.location())),
+            retry_after: retry_after_key(r),
         })
         .collect();
     let parameter_refs = op
@@ -131,6 +131,24 @@ pub fn terms<'a>(
         relative: facts.relative_change(op).map(|e| (e.what.clone(), e.at)),
         parameter_refs,
     }
+}
+
+/// The key of `r`'s `Retry-After` header under its `headers` (the header object when that
+/// mapping is itself a `$ref`), wherever the response is written.
+fn retry_after_key(r: &crate::model::Response<'_>) -> Option<Location> {
+    let header = r.header("Retry-After")?;
+    let key = r.node.get("headers").and_then(|headers| {
+        headers
+            .node
+            .entries()
+            .iter()
+            .find(|e| e.key.text.eq_ignore_ascii_case("Retry-After"))
+            .map(|e| Location {
+                file: headers.file,
+                span: e.key.span,
+            })
+    });
+    Some(key.unwrap_or(header.node.location()))
 }
 
 impl<L> Terms<L> {

@@ -230,14 +230,18 @@ fn a_change_reports_what_it_brings_and_counts_what_it_fixes() {
     assert_eq!(
         found,
         [
-            // The fragment's 409 lost its Retry-After: found where the operation uses it.
+            // The fragment's 409 lost its Retry-After: the contract change, once, where the
+            // shared response is defined (both operations lost it) ...
+            "fragments/responses.yaml:1:1 retry-after-removed",
+            // ... and what it leaves, found where the operation uses it.
             "openapi.yaml:63:9 conflict-without-retry-after",
             // The payout's key removed: the contract change, and what it leaves.
             "openapi.yaml:66:5 idempotency-key-removed",
             "openapi.yaml:66:5 missing-idempotency-key",
             // The refund added without a key.
             "openapi.yaml:113:5 missing-idempotency-key",
-            // Keys kept 1 hour instead of 24.
+            // Keys kept 1 hour instead of 24: the contract change, and what it leaves.
+            "openapi.yaml:124:7 key-ttl-shortened",
             "openapi.yaml:124:7 short-key-ttl",
         ],
         "{lines:#?}\n{summary}"
@@ -248,7 +252,7 @@ fn a_change_reports_what_it_brings_and_counts_what_it_fixes() {
     assert!(summary.starts_with("Against main ("), "{summary}");
     assert!(
         summary
-            .contains("): 5 new, 0 fixed, 2 unchanged (not shown). 1 file linted (5 operations)."),
+            .contains("): 7 new, 0 fixed, 2 unchanged (not shown). 1 file linted (5 operations)."),
         "{summary}"
     );
     let (_, shown, _) = concise(top, &["--base", "main", "--show-unchanged", "."]);

@@ -42,6 +42,16 @@ fn every_rule_has_a_doc_and_every_doc_a_rule() {
         ] {
             assert!(m.body.contains(section), "{}: no `{section}`", r.id);
         }
+        // A contract-change rule's examples are the version after a change: the doc shows the
+        // version before, first.
+        if m.category == CONTRACT_CHANGE {
+            let before = m.body.find("### Before");
+            assert!(
+                before.is_some_and(|at| m.body.find("### Failing").is_some_and(|f| at < f)),
+                "{}: no `### Before` before `### Failing`",
+                r.id
+            );
+        }
     }
 }
 
@@ -53,14 +63,80 @@ fn example(doc: &str, heading: &str) -> String {
     after[start..start + end].to_string()
 }
 
+/// The category of the rules that compare two versions of a spec.
+const CONTRACT_CHANGE: &str = "contract-change";
+
+/// The findings of `path` linted alone, or against `before` as `idemlint diff` does (every
+/// contract-change rule and only those).
+fn findings_of(
+    path: &std::path::Path,
+    before: Option<&std::path::Path>,
+) -> idemlint::report::Report {
+    match before {
+        None => common::lint(&[path.to_str().unwrap()]),
+        Some(before) => {
+            let select = RULES
+                .iter()
+                .filter(|r| r.id.meta().category == CONTRACT_CHANGE)
+                .map(|r| r.id.to_string())
+                .collect();
+            idemlint::change::diff(
+                &idemlint::change::Version::File(before.to_path_buf()),
+                &idemlint::change::Version::File(path.to_path_buf()),
+                &idemlint::lint::Options {
+                    select,
+                    ..idemlint::lint::Options::default()
+                },
+            )
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        }
+    }
+}
+
+/// Each doc's Failing example raises its rule and no other, and its Passing example nothing. A
+/// contract-change rule's examples are the version after a change, linted against the doc's
+/// `### Before` block as `idemlint diff` does; linted alone, no example raises a contract-change
+/// rule.
 #[test]
 fn failing_examples_raise_only_their_rule_and_passing_examples_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let mut problems = Vec::new();
     for r in RULES {
+        let contract = r.id.meta().category == CONTRACT_CHANGE;
+        let before = contract.then(|| {
+            let before = dir.path().join(format!("{}-before.yaml", r.id));
+            std::fs::write(&before, example(r.id.doc(), "### Before")).unwrap();
+            before
+        });
         let failing = dir.path().join(format!("{}-failing.yaml", r.id));
         std::fs::write(&failing, example(r.id.doc(), "### Failing")).unwrap();
-        let report = common::lint(&[failing.to_str().unwrap()]);
+        let passing = dir.path().join(format!("{}-passing.yaml", r.id));
+        std::fs::write(&passing, example(r.id.doc(), "### Passing")).unwrap();
+
+        // Alone, no example of any rule raises a rule that needs a version to compare with.
+        for (what, path) in [
+            ("before", before.as_deref()),
+            ("failing", Some(failing.as_path())),
+            ("passing", Some(passing.as_path())),
+        ] {
+            let Some(path) = path else { continue };
+            let report = findings_of(path, None);
+            if !report.errors.is_empty() {
+                problems.push(format!("{}: {what} example: {:?}", r.id, report.errors));
+            }
+            for f in report
+                .findings
+                .iter()
+                .filter(|f| f.rule.meta().category == CONTRACT_CHANGE)
+            {
+                problems.push(format!(
+                    "{}: {what} example linted alone raises {}: {}",
+                    r.id, f.rule, f.message
+                ));
+            }
+        }
+
+        let report = findings_of(&failing, before.as_deref());
         if !report.errors.is_empty() {
             problems.push(format!("{}: failing example: {:?}", r.id, report.errors));
         }
@@ -76,9 +152,7 @@ fn failing_examples_raise_only_their_rule_and_passing_examples_nothing() {
                 r.id, f.rule, f.message
             ));
         }
-        let passing = dir.path().join(format!("{}-passing.yaml", r.id));
-        std::fs::write(&passing, example(r.id.doc(), "### Passing")).unwrap();
-        let report = common::lint(&[passing.to_str().unwrap()]);
+        let report = findings_of(&passing, before.as_deref());
         if !report.errors.is_empty() {
             problems.push(format!("{}: passing example: {:?}", r.id, report.errors));
         }

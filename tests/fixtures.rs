@@ -7,12 +7,18 @@
 //! the rule, `good_*` files must not, and every file must load without errors. A
 //! `bad_<name>.fixed.<ext>` beside a fixture is no fixture: it is the fixture with the rule's fixes
 //! applied ([`expected_fixed`]).
+//!
+//! A contract-change rule compares two versions of a spec: each of its fixtures is the version
+//! after a change, and `<same stem>.base.<ext>` beside it the version before; the fixture is
+//! linted against it as `idemlint diff BASE FIXTURE` does ([`contract_report`]).
 
 mod common;
 
 use std::path::{Path, PathBuf};
 
+use idemlint::change::Version;
 use idemlint::lint::Options;
+use idemlint::report::Report;
 use idemlint::rules::RULES;
 
 /// One `#[test]` a rule, named after its id in snake case, and [`TESTED`], the list of them.
@@ -61,6 +67,14 @@ rule_tests! {
     invalid_structure: "invalid-structure",
     invalid_extension: "invalid-extension",
     unused_suppression: "unused-suppression",
+    idempotency_key_removed: "idempotency-key-removed",
+    idempotency_key_made_optional: "idempotency-key-made-optional",
+    conflict_response_removed: "conflict-response-removed",
+    retry_after_removed: "retry-after-removed",
+    mismatch_response_removed: "mismatch-response-removed",
+    key_ttl_shortened: "key-ttl-shortened",
+    if_match_removed: "if-match-removed",
+    became_relative: "became-relative",
 }
 
 /// Every rule has its test above, so a new rule cannot be left without one.
@@ -152,14 +166,54 @@ fn selection(rule: &str) -> Vec<String> {
     out
 }
 
-/// Lints each fixture of `rule` with the rule selected, checks its findings and compares them
-/// with the snapshot.
+/// The category of the rules that compare two versions of a spec.
+const CONTRACT_CHANGE: &str = "contract-change";
+
+/// Every contract-change rule: what `idemlint diff` runs.
+fn contract_rules() -> Vec<String> {
+    RULES
+        .iter()
+        .filter(|r| r.id.meta().category == CONTRACT_CHANGE)
+        .map(|r| r.id.to_string())
+        .collect()
+}
+
+/// The version before `fixture`: `<stem>.base.<ext>` beside it.
+fn base_of(fixture: &Path) -> PathBuf {
+    let stem = fixture.file_stem().unwrap().to_str().unwrap();
+    let ext = fixture.extension().unwrap().to_str().unwrap();
+    fixture.with_file_name(format!("{stem}.base.{ext}"))
+}
+
+/// `fixture` linted against its base, as `idemlint diff` does, with `select`.
+fn contract_report(fixture: &Path, select: &[String]) -> Report {
+    let base = base_of(fixture);
+    assert!(
+        base.is_file(),
+        "{}: a contract-change fixture needs its version before the change, {}",
+        fixture.display(),
+        base.display()
+    );
+    idemlint::change::diff(
+        &Version::File(base),
+        &Version::File(fixture.to_path_buf()),
+        &Options {
+            select: select.to_vec(),
+            ..Options::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", fixture.display()))
+}
+
+/// Lints each fixture of `rule` with the rule selected (a contract-change rule's against its
+/// base), checks its findings and compares them with the snapshot.
 fn check_rule(rule: &str) {
     let select = selection(rule);
     let scoped = Options {
         select: select.clone(),
         ..Options::default()
     };
+    let contract = idemlint::rules::meta(rule).category == CONTRACT_CHANGE;
     let (mut bad, mut good) = (0, 0);
     for file in fixtures(&Path::new("fixtures/rules").join(rule)) {
         let name = file.file_name().unwrap().to_str().unwrap();
@@ -172,7 +226,16 @@ fn check_rule(rule: &str) {
             file.display()
         );
         let path = file.to_str().unwrap();
-        let mut report = common::lint_with(&[path], &scoped);
+        let mut report = if contract {
+            contract_report(&file, &select)
+        } else {
+            assert!(
+                !base_of(&file).exists(),
+                "{}: only a contract-change rule's fixtures have a `.base` version",
+                file.display()
+            );
+            common::lint_with(&[path], &scoped)
+        };
         assert!(
             report.errors.is_empty(),
             "{}: {:?}",
@@ -190,9 +253,16 @@ fn check_rule(rule: &str) {
         );
         // The rules selected beside this one only decide its findings; the snapshot shows its own.
         report.findings.retain(|f| f.rule == rule);
+        // Every rule that a run would run beside it: every rule, or for a change every
+        // contract-change rule (what `idemlint diff` runs).
+        let everything = if contract {
+            contract_report(&file, &contract_rules())
+        } else {
+            common::lint(&[path])
+        };
         assert_eq!(
             common::lines_of(&report, &[rule]),
-            common::lines_of(&common::lint(&[path]), &[rule]),
+            common::lines_of(&everything, &[rule]),
             "{}: `{rule}` finds otherwise (left) than when every rule runs (right): does it need \
              a rule beside it in ALSO_SELECTED?",
             file.display()
@@ -219,7 +289,7 @@ fn check_rule(rule: &str) {
 }
 
 /// The fixtures in `dir`: its `bad_*` and `good_*` YAML and JSON files, sorted, without the
-/// `.fixed` files beside them.
+/// `.fixed` files and the `.base` versions beside them.
 fn fixtures(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
@@ -234,6 +304,15 @@ fn fixtures(dir: &Path) -> Vec<PathBuf> {
     files.sort();
     files.retain(|p| {
         let stem = p.file_stem().unwrap().to_str().unwrap();
+        if let Some(fixture) = stem.strip_suffix(".base") {
+            let ext = p.extension().unwrap().to_str().unwrap();
+            assert!(
+                dir.join(format!("{fixture}.{ext}")).is_file(),
+                "{}: a `.base` file goes beside the fixture it is the version before of",
+                p.display()
+            );
+            return false;
+        }
         if let Some(fixture) = stem.strip_suffix(".fixed") {
             let ext = p.extension().unwrap().to_str().unwrap();
             assert!(
@@ -265,7 +344,13 @@ fn expected_fixed(fixture: &Path) -> Option<PathBuf> {
 #[test]
 fn fixed_files_are_no_fixtures() {
     let dir = tempfile::tempdir().unwrap();
-    for name in ["bad_x.yaml", "bad_x.fixed.yaml", "good_y.json", "README.md"] {
+    for name in [
+        "bad_x.yaml",
+        "bad_x.fixed.yaml",
+        "good_y.json",
+        "good_y.base.json",
+        "README.md",
+    ] {
         std::fs::write(dir.path().join(name), "").unwrap();
     }
     let names: Vec<String> = fixtures(dir.path())
@@ -278,6 +363,10 @@ fn fixed_files_are_no_fixtures() {
         Some(dir.path().join("bad_x.fixed.yaml"))
     );
     assert_eq!(expected_fixed(&dir.path().join("good_y.json")), None);
+    assert_eq!(
+        base_of(&dir.path().join("good_y.json")),
+        dir.path().join("good_y.base.json")
+    );
 }
 
 /// The text report, wide enough that no message wraps.

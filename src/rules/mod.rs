@@ -1,19 +1,25 @@
 //! The rules. Each lives in its own file with its unit tests; its documentation and metadata
 //! (severity, category, summary, sources) live in `rules/<id>.md`, embedded here.
 
+mod became_relative;
+mod conflict_response_removed;
 mod conflict_without_retry_after;
 mod duplicate_key;
 mod idempotency_key_fixed_value;
 mod idempotency_key_location;
+mod idempotency_key_made_optional;
 mod idempotency_key_on_safe_method;
 mod idempotency_key_optional;
 mod idempotency_key_removed;
 mod idempotency_key_schema;
+mod if_match_removed;
 mod inconsistent_idempotency_key;
 mod incremental_update;
 mod invalid_extension;
 mod invalid_structure;
 mod json_patch_without_precondition;
+mod key_ttl_shortened;
+mod mismatch_response_removed;
 mod missing_conflict_response;
 mod missing_idempotency_key;
 mod missing_mismatch_response;
@@ -25,6 +31,7 @@ mod remote_ref_not_fetched;
 mod repeatability_headers_incomplete;
 mod replay_reported_as_error;
 mod retry_after_missing;
+mod retry_after_removed;
 mod retry_after_schema;
 mod server_error_for_concurrency;
 mod short_key_ttl;
@@ -89,6 +96,13 @@ pub static RULES: &[Rule] = &[
     invalid_extension::RULE,
     unused_suppression::RULE,
     idempotency_key_removed::RULE,
+    idempotency_key_made_optional::RULE,
+    conflict_response_removed::RULE,
+    retry_after_removed::RULE,
+    mismatch_response_removed::RULE,
+    key_ttl_shortened::RULE,
+    if_match_removed::RULE,
+    became_relative::RULE,
 ];
 
 /// What a rule sees.
