@@ -273,6 +273,7 @@ fn change() -> crate::review::change::ChangeReview {
         vec![before],
         vec![after],
         &HashMap::new(),
+        &HashMap::new(),
     );
     let refunds = change.documents[0]
         .changed
@@ -375,6 +376,7 @@ fn a_document_the_change_adds_or_deletes_has_one_side() {
         Vec::new(),
         vec![review(vec![read("GET /a", 5)])],
         &HashMap::new(),
+        &HashMap::new(),
     );
     let page = html_change(&new, &[], &Links::relative());
     assert_self_contained(&page);
@@ -388,6 +390,7 @@ fn a_document_the_change_adds_or_deletes_has_one_side() {
         "main".to_string(),
         vec![review(vec![read("GET /a", 5)])],
         Vec::new(),
+        &HashMap::new(),
         &HashMap::new(),
     );
     let page = html_change(&gone, &[], &Links::relative());
