@@ -358,11 +358,11 @@ fn json_and_sarif_mark_each_finding_against_the_base() {
     assert_eq!(base["commit"].as_str().unwrap().len(), 40);
     assert_eq!(
         (base["new"].as_u64(), base["unchanged"].as_u64()),
-        (Some(5), Some(2))
+        (Some(7), Some(2))
     );
     let findings = json["findings"].as_array().unwrap();
     let count = |change: &str| findings.iter().filter(|f| f["change"] == change).count();
-    assert_eq!((count("new"), count("unchanged")), (5, 2), "{out}");
+    assert_eq!((count("new"), count("unchanged")), (7, 2), "{out}");
     assert_eq!(count("fixed") as u64, base["fixed"].as_u64().unwrap());
     let removed = findings
         .iter()
@@ -376,13 +376,18 @@ fn json_and_sarif_mark_each_finding_against_the_base() {
         removed["after"],
         serde_json::json!({"file": "openapi.yaml", "line": 66, "column": 5})
     );
-    // A finding of a plain rule has no places of a base.
-    assert!(
-        findings
-            .iter()
-            .filter(|f| f["rule"] != "idempotency-key-removed")
-            .all(|f| f.get("before").is_none())
-    );
+    // A contract-change finding has its places before and after; a finding of a plain rule
+    // none.
+    for f in findings {
+        let category = idemlint::rules::meta(f["rule"].as_str().unwrap())
+            .category
+            .clone();
+        assert_eq!(
+            f.get("before").is_some() && f.get("after").is_some(),
+            category == "contract-change",
+            "{f}"
+        );
+    }
 
     let (_, out, err) = idemlint(
         top,
@@ -403,7 +408,7 @@ fn json_and_sarif_mark_each_finding_against_the_base() {
         .iter()
         .map(|r| r["baselineState"].as_str().unwrap())
         .collect();
-    assert_eq!(states.iter().filter(|s| **s == "new").count(), 5);
+    assert_eq!(states.iter().filter(|s| **s == "new").count(), 7);
     assert_eq!(states.iter().filter(|s| **s == "unchanged").count(), 2);
     let related = results
         .iter()
@@ -586,4 +591,118 @@ fn review_of_a_change_lists_what_it_changed_regressions_first() {
         !md.contains("POST /orders"),
         "unchanged operations are one line: {md}"
     );
+}
+
+/// The shared corpus's largest spec, when this checkout has the corpus beside it.
+fn largest_corpus_spec() -> Option<std::path::PathBuf> {
+    let p =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/stripe/spec3.2022-04-12.json");
+    if p.is_file() {
+        Some(p)
+    } else {
+        eprintln!("skipped: ../shared/corpus is not here");
+        None
+    }
+}
+
+/// `spec` with a required `Idempotency-Key` header on the POST of each of `paths` (every POST
+/// when `paths` is empty).
+fn keyed(spec: &serde_json::Value, paths: &[&str]) -> String {
+    let mut spec = spec.clone();
+    let key = serde_json::json!({
+        "name": "Idempotency-Key", "in": "header", "required": true,
+        "description": "Keys are kept for 24 hours.", "schema": {"type": "string"}
+    });
+    for (path, item) in spec["paths"].as_object_mut().unwrap() {
+        if !paths.is_empty() && !paths.contains(&path.as_str()) {
+            continue;
+        }
+        if let Some(post) = item.get_mut("post") {
+            let parameters = post
+                .as_object_mut()
+                .unwrap()
+                .entry("parameters")
+                .or_insert_with(|| serde_json::json!([]));
+            parameters.as_array_mut().unwrap().push(key.clone());
+        }
+    }
+    serde_json::to_string_pretty(&spec).unwrap()
+}
+
+#[test]
+fn the_review_of_a_change_to_the_largest_corpus_spec_fits_a_comment() {
+    if !has_git() {
+        eprintln!("skipped: no git");
+        return;
+    }
+    let Some(corpus) = largest_corpus_spec() else {
+        return;
+    };
+    let spec: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&corpus).unwrap()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let top = dir.path();
+    init(top);
+    // The spec as it is, written as the test writes the changed one: only the change differs.
+    std::fs::write(top.join("spec.json"), keyed(&spec, &["/none"])).unwrap();
+    commit(top, "base");
+
+    // Three operations get a key.
+    let three = ["/v1/customers", "/v1/charges", "/v1/refunds"];
+    std::fs::write(top.join("spec.json"), keyed(&spec, &three)).unwrap();
+    let (code, md, err) = idemlint(top, &["review", "--base", "main", "spec.json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        md.chars().count() < 6_000,
+        "{} characters:\n{md}",
+        md.chars().count()
+    );
+    let listed: Vec<&str> = md
+        .lines()
+        .filter_map(|l| l.strip_prefix("#### `POST "))
+        .map(|l| l.split('`').next().unwrap())
+        .collect();
+    assert_eq!(
+        listed,
+        ["/v1/charges", "/v1/customers", "/v1/refunds"],
+        "{md}"
+    );
+    assert!(
+        md.contains("**0 regressions**, 3 improved, 0 changed otherwise, 0 added, 0 removed,"),
+        "{md}"
+    );
+
+    // Every POST gets one: the review says less, links to the whole page, and still fits.
+    std::fs::write(top.join("spec.json"), keyed(&spec, &[])).unwrap();
+    let (code, md, err) = idemlint(
+        top,
+        &[
+            "review",
+            "--base",
+            "main",
+            "spec.json",
+            "--details-url",
+            "https://ci.example.com/review.html",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let length = md.chars().count();
+    assert!((10_000..60_000).contains(&length), "{length}");
+    assert!(
+        md.contains("[the whole review](https://ci.example.com/review.html)"),
+        "{md}"
+    );
+
+    // The review of the whole spec, with no base, fits too.
+    let (code, md, err) = idemlint(top, &["review", "spec.json"]);
+    assert_eq!(code, 0, "{err}");
+    let length = md.chars().count();
+    assert!((10_000..60_000).contains(&length), "{length}");
+    assert!(
+        md.contains("`idemlint review --format html` writes the whole review"),
+        "{md}"
+    );
+    // With no limit, it is the whole review.
+    let (_, whole, _) = idemlint(top, &["review", "spec.json", "--max-chars", "0"]);
+    assert!(whole.chars().count() > 60_000);
 }

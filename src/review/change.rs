@@ -179,16 +179,16 @@ fn document(
         let noted = findings
             .iter()
             .any(|n| n.severity >= crate::diagnostic::Severity::Warning);
-        let worse = was
-            .answers
-            .iter()
-            .zip(&now.answers)
-            .any(|(a, b)| b.verdict.rank() > a.verdict.rank());
-        let better = was
-            .answers
-            .iter()
-            .zip(&now.answers)
-            .any(|(a, b)| b.verdict.rank() < a.verdict.rank());
+        // Only a question that arose before can get worse or better: one that arises now (a
+        // key added brings the questions of its replay and its concurrency) is new, not worse.
+        let compared = || {
+            was.answers
+                .iter()
+                .zip(&now.answers)
+                .filter(|(a, _)| a.verdict != Verdict::NotApplicable)
+        };
+        let worse = compared().any(|(a, b)| b.verdict.rank() > a.verdict.rank());
+        let better = compared().any(|(a, b)| b.verdict.rank() < a.verdict.rank());
         changed.push(OperationChange {
             before: was,
             after: now,

@@ -379,7 +379,7 @@ fn document_change(
 /// One changed operation: the questions whose answers changed, before → after.
 fn operation_change(c: &OperationChange) -> String {
     let mut s = format!(
-        "#### {}{}\n\n`{}` (was `{}`)\n\n| question | before | after |\n|---|---|---|\n",
+        "#### {}{}\n\n`{}`{}\n\n| question | before | after |\n|---|---|---|\n",
         code(&c.after.operation),
         if c.regression {
             " — regression"
@@ -389,7 +389,11 @@ fn operation_change(c: &OperationChange) -> String {
             ""
         },
         c.after.at,
-        c.before.at
+        if c.before.at == c.after.at {
+            String::new()
+        } else {
+            format!(" (was `{}`)", c.before.at)
+        }
     );
     let answer = |a: &super::Answer| {
         let at =
