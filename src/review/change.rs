@@ -80,14 +80,17 @@ impl OperationChange {
 }
 
 impl DocumentChange {
-    /// Operations that got worse, plus added ones with a risk.
+    /// Operations the change made worse (an added one is counted apart: [`DocumentChange::added_at_risk`]).
     pub fn regressions(&self) -> usize {
         self.changed.iter().filter(|c| c.regression).count()
-            + self
-                .added
-                .iter()
-                .filter(|op| op.answers.iter().any(|a| a.verdict == Verdict::Risk))
-                .count()
+    }
+
+    /// Operations the change added that a retry gets wrong.
+    pub fn added_at_risk(&self) -> usize {
+        self.added
+            .iter()
+            .filter(|op| op.answers.iter().any(|a| a.verdict == Verdict::Risk))
+            .count()
     }
 
     /// Whether the change touched the document's operations at all.
@@ -353,5 +356,6 @@ mod tests {
         assert!(doc.changed[0].regression);
         assert!(doc.changed[1].improvement);
         assert_eq!(doc.regressions(), 1);
+        assert_eq!(doc.added_at_risk(), 0);
     }
 }

@@ -272,13 +272,9 @@ fn document_change(
         d.file,
         prose(base)
     );
-    let regressions = d.changed.iter().filter(|c| c.regression).count();
+    let regressions = d.regressions();
     let improved = d.changed.iter().filter(|c| c.improvement).count();
-    let risky = d
-        .added
-        .iter()
-        .filter(|op| op.answers.iter().any(|a| a.verdict == Verdict::Risk))
-        .count();
+    let risky = d.added_at_risk();
     s.push_str(&format!(
         "**{}**, {} improved, {} changed otherwise, {} added{}, {} removed, {} unchanged.\n",
         match regressions {

@@ -122,11 +122,15 @@ fn tally(d: &DocumentChange) -> String {
         |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     format!(
         "<p class=\"tally\"><span class=\"regressions\">{}</span><span class=\"improvements\">{}</span>\
-         <span>{} changed</span><span>{} added</span><span>{} removed</span><span>{} unchanged</span></p>\n",
+         <span>{} changed</span><span>{} added{}</span><span>{} removed</span><span>{} unchanged</span></p>\n",
         plural(d.regressions(), "regression", "regressions"),
         plural(improvements, "improvement", "improvements"),
         d.changed.len(),
         d.added.len(),
+        match d.added_at_risk() {
+            0 => String::new(),
+            n => format!(" ({n} wrong under retry)"),
+        },
         d.removed.len(),
         d.unchanged,
     )
