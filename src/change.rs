@@ -29,7 +29,7 @@ impl Base {
     pub fn open(dir: &Path, name: &str) -> Result<Base, String> {
         let rev = GitRev::open(dir, name).map_err(|e| {
             if GitRev::is_shallow(dir) {
-                format!("{e}\n{}", shallow_hint(name))
+                format!("{e}\n{}", shallow_hint(dir, name))
             } else {
                 e
             }
@@ -44,44 +44,128 @@ impl Base {
         })
     }
 
-    /// `path` (absolute) as it was named at the base: its old name when git saw it renamed.
-    fn then(&self, path: &Path) -> PathBuf {
+    /// What a path named now (absolute) was at the base: the files and folders to lint there.
+    /// A file renamed since is its old name; a folder is itself where the base has it, else
+    /// the folders it was renamed from; files moved into a folder from elsewhere are added by
+    /// their old names, when they were documents. Nothing for a path the base lacks.
+    fn then(&self, path: &Path) -> Vec<PathBuf> {
         let top = self.rev.top();
-        let Ok(inside) = path.strip_prefix(top) else {
-            return path.to_path_buf();
+        let Some(inside) = self.rev.relative(path) else {
+            return vec![path.to_path_buf()];
         };
         let now = inside.to_string_lossy().replace('\\', "/");
-        match self.renamed.iter().find(|(_, n)| **n == now) {
-            Some((old, _)) => top.join(old),
-            None => path.to_path_buf(),
+        if let Some((old, _)) = self.renamed.iter().find(|(_, n)| **n == now) {
+            return vec![top.join(old)];
         }
+        let at_base = |p: &Path| self.rev.metadata(p).is_ok();
+        let mut out = Vec::new();
+        let here = top.join(&inside);
+        if at_base(&here) {
+            out.push(here);
+        }
+        let prefix = if now.is_empty() || now == "." {
+            String::new()
+        } else {
+            format!("{now}/")
+        };
+        let mut renamed: Vec<(&String, &String)> = self
+            .renamed
+            .iter()
+            .filter(|(old, new)| new.starts_with(&prefix) && !old.starts_with(&prefix))
+            .collect();
+        renamed.sort();
+        for (old, new) in renamed {
+            // `v1/api.yaml` → `v2/api.yaml` under `v2`: the folder `v1` was renamed.
+            let tail = &new[prefix.len()..];
+            let folder = old
+                .strip_suffix(tail)
+                .map(|f| f.trim_end_matches('/'))
+                .filter(|f| !f.is_empty() && !prefix.is_empty())
+                .map(|f| top.join(f))
+                .filter(|f| at_base(f) && !out.contains(f));
+            match folder {
+                Some(f) if out.is_empty() => out.push(f),
+                // A file moved in on its own: its old name, when it was a document (a fragment
+                // is reached from the documents that use it).
+                _ => {
+                    let file = top.join(old);
+                    let document = self
+                        .rev
+                        .read(&file)
+                        .is_ok_and(|text| crate::discover::looks_like_root(&text));
+                    if document && !out.iter().any(|o| file.starts_with(o)) {
+                        out.push(file);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Files of the base under one of `named` (absolute, at the base) that were renamed to
+    /// outside all of `now` (absolute): linted at the base, not now, they must not count as
+    /// fixed.
+    fn moved_out(&self, named: &[PathBuf], now: &[PathBuf]) -> HashSet<PathBuf> {
+        let top = self.rev.top();
+        let under = |p: &Path, list: &[PathBuf]| list.iter().any(|n| p.starts_with(n));
+        let now: Vec<PathBuf> = now
+            .iter()
+            .filter_map(|p| self.rev.relative(p).map(|r| top.join(r)))
+            .collect();
+        self.renamed
+            .iter()
+            .map(|(old, new)| (top.join(old), top.join(new)))
+            .filter(|(old, new)| under(old, named) && !under(new, &now))
+            .map(|(old, _)| old)
+            .collect()
+    }
+
+    /// Whether `path` (absolute) is in the base's repository, not outside it or in a
+    /// submodule (another repository, with revisions of its own).
+    fn holds(&self, path: &Path) -> bool {
+        let Some(inside) = self.rev.relative(path) else {
+            return false;
+        };
+        // The nearest folder on the disk: a named file may be gone (deleted since).
+        let mut dir = self.rev.top().join(&inside);
+        while !dir.is_dir() {
+            match dir.parent() {
+                Some(parent) => dir = parent.to_path_buf(),
+                None => return false,
+            }
+        }
+        GitRev::top_of(&dir).is_some_and(|top| top == self.rev.top())
     }
 }
 
-/// `path` as reports name it: relative to the current folder when it is under it.
+/// `path` (absolute) as reports name it: relative to the current folder, with `..` where it
+/// lies outside it.
 fn as_named(path: PathBuf, cwd: &Path) -> PathBuf {
-    match path.strip_prefix(cwd) {
-        Ok(inside) if inside.as_os_str().is_empty() => PathBuf::from("."),
-        Ok(inside) => inside.to_path_buf(),
-        Err(_) => path,
+    if !path.is_absolute() {
+        return path;
     }
+    PathBuf::from(crate::project::relative_to(&path, cwd))
 }
 
 /// What to tell a user whose shallow clone lacks the base.
-fn shallow_hint(name: &str) -> String {
-    let (remote, branch) = match name
-        .split_once("...")
-        .map_or(name, |(a, _)| a)
+fn shallow_hint(dir: &Path, name: &str) -> String {
+    let first = name.split_once("...").map_or(name, |(a, _)| a);
+    // `origin/main`: a branch of a remote, which can be fetched by name.
+    let fetch = first
         .split_once('/')
-    {
-        Some((remote, branch)) => (remote.to_string(), branch.to_string()),
-        None => ("origin".to_string(), name.to_string()),
-    };
+        .filter(|(remote, _)| GitRev::remotes(dir).iter().any(|r| r == remote))
+        .map(|(remote, branch)| {
+            format!("`git fetch --no-tags {remote} {branch}:refs/remotes/{remote}/{branch}`")
+        })
+        .unwrap_or_else(|| {
+            "`git fetch --no-tags origin <branch>` for a branch, `git fetch --deepen=<commits>` \
+             for an older commit"
+                .to_string()
+        });
     format!(
-        "this is a shallow clone, which may not hold `{name}`: fetch it first \
-         (`git fetch --no-tags --depth=1 {remote} {branch}:refs/remotes/{remote}/{branch}`; for \
-         `A...B`, enough history for a merge base: `git fetch --unshallow`), or check out with \
-         `fetch-depth: 0` (GitHub Actions' `actions/checkout`) or `GIT_DEPTH: 0` (GitLab CI)"
+        "this is a shallow clone, which may not hold `{name}`: fetch it first ({fetch}; for \
+         `A...B`, enough history for their merge base: `git fetch --unshallow`), or check out \
+         with `fetch-depth: 0` (GitHub Actions' `actions/checkout`) or `GIT_DEPTH: 0` (GitLab CI)"
     )
 }
 
@@ -158,13 +242,15 @@ fn beside<B: Send, N>(
     })
 }
 
-/// `review --base`: the documents reviewed at the base and now, what the run now found (the
-/// contract-change findings among it), and how the base names each document renamed since.
+/// `review --base`: the documents reviewed at the base and now (each review keyed by its
+/// document's path in its project, under its name of now), and what the run now found (the
+/// contract-change findings among it).
 pub struct Reviewed {
     pub report: Report,
     pub before: Vec<crate::review::ApiReview>,
     pub after: Vec<crate::review::ApiReview>,
-    pub renamed: HashMap<String, String>,
+    /// What went wrong at the base, for a note: its documents count as added.
+    pub notes: Vec<String>,
 }
 
 pub fn review(
@@ -172,21 +258,29 @@ pub fn review(
     opts: &Options,
     base: &Base,
     stdin: impl FnOnce() -> std::io::Result<Vec<u8>>,
-) -> Reviewed {
+) -> Result<Reviewed, String> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-    let then = base_paths(paths, base, &cwd);
+    let then = base_paths(paths, base, &cwd)?;
     let at_base = at_base(opts, base);
     let fallback = opts.root.clone().unwrap_or_else(|| cwd.clone());
-    let each = |d: &Linted<'_>| {
+    let key = |d: &Linted<'_>, renamed: Option<&HashMap<String, String>>| {
         let root = &d.bundle.file(crate::resolve::Bundle::ROOT).source.path;
-        let mut path = Projects::new(&fallback).relative(root);
-        if let Some(now) = base.renamed.get(&path) {
-            path = now.clone();
+        let path = Projects::new(&fallback).relative(root);
+        match renamed.and_then(|r| r.get(&path)) {
+            Some(now) => now.clone(),
+            None => path,
         }
-        (
-            crate::review::review_document(d),
-            (path, Contract::of(d.bundle, d.api, d.facts)),
-        )
+    };
+    let at_base_each = |d: &Linted<'_>| {
+        let path = key(d, Some(&base.renamed));
+        let mut review = crate::review::review_document(d);
+        review.key = path.clone();
+        (review, (path, Contract::of(d.bundle, d.api, d.facts)))
+    };
+    let now_each = |d: &Linted<'_>| {
+        let mut review = crate::review::review_document(d);
+        review.key = key(d, None);
+        review
     };
     let slot = Arc::new(BaseContracts::pending(&base.name, false));
     let now = Options {
@@ -198,46 +292,63 @@ pub fn review(
         opts.limits.stack_bytes(),
         || {
             if then.is_empty() {
-                return (Vec::new(), HashMap::new());
+                return ((Vec::new(), Vec::new()), HashMap::new());
             }
-            let (reviews, contracts): (Vec<_>, Vec<_>) =
-                run_each(&then, &at_base, &base.rev, || Ok(Vec::new()), &each)
-                    .1
-                    .into_iter()
-                    .unzip();
-            (reviews, contracts.into_iter().collect())
+            let (report, made) =
+                run_each(&then, &at_base, &base.rev, || Ok(Vec::new()), &at_base_each);
+            let (reviews, contracts): (Vec<_>, Vec<_>) = made.into_iter().unzip();
+            (
+                (reviews, notes_of(&report)),
+                contracts.into_iter().collect(),
+            )
         },
-        || run_each(paths, &now, &Disk, stdin, &crate::review::review_document),
+        || run_each(paths, &now, &Disk, stdin, &now_each),
     );
-    let before = before.unwrap_or_default();
-    // Reviews name documents as the run does, relative to the current folder.
-    let top = base.rev.top();
-    let renamed = base
-        .renamed
-        .iter()
-        .map(|(old, new)| {
-            let name = |p: &str| as_named(top.join(p), &cwd).to_string_lossy().into_owned();
-            (name(old), name(new))
-        })
-        .collect();
-    Reviewed {
+    let (before, notes) = before.unwrap_or_else(|| (Vec::new(), vec![failed()]));
+    Ok(Reviewed {
         report,
         before,
         after,
-        renamed,
-    }
+        notes,
+    })
+}
+
+/// What a run at the base could not lint, for notes.
+fn notes_of(report: &Report) -> Vec<String> {
+    report
+        .errors
+        .iter()
+        .map(|e| format!("{}:{}:{}: {}", e.file, e.line, e.column, e.message))
+        .collect()
+}
+
+fn failed() -> String {
+    "idemlint failed on the base (an internal error; its message is on standard error)".to_string()
 }
 
 /// The documents named, under the names they had at the base; one the base lacks (added
-/// since) has no findings there, and standard input has no base.
-fn base_paths(paths: &[PathBuf], base: &Base, cwd: &Path) -> Vec<PathBuf> {
-    paths
-        .iter()
-        .filter(|p| p.as_os_str() != "-")
-        .map(|p| base.then(&crate::files::normalize(&cwd.join(p))))
-        .filter(|p| base.rev.metadata(p).is_ok())
-        .map(|p| as_named(p, cwd))
-        .collect()
+/// since) has no findings there, and standard input has no base. A path outside the base's
+/// repository is an error: its base is another repository's.
+fn base_paths(paths: &[PathBuf], base: &Base, cwd: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for p in paths.iter().filter(|p| p.as_os_str() != "-") {
+        let path = crate::files::normalize(&cwd.join(p));
+        if !base.holds(&path) {
+            return Err(format!(
+                "{} is not in the repository at {} (outside it, or in a submodule): run from \
+                 the repository that holds it",
+                p.display(),
+                base.rev.top().display()
+            ));
+        }
+        for then in base.then(&path) {
+            let then = as_named(then, cwd);
+            if !out.contains(&then) {
+                out.push(then);
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// The options of the run at the base: no base of its own, no baseline, and the files renamed
@@ -262,9 +373,19 @@ pub fn check(
     base: &Base,
     stdin: impl FnOnce() -> std::io::Result<Vec<u8>>,
     show_unchanged: bool,
-) -> Report {
+) -> Result<Report, String> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-    let then = base_paths(paths, base, &cwd);
+    let then = base_paths(paths, base, &cwd)?;
+    let named_now: Vec<PathBuf> = paths
+        .iter()
+        .filter(|p| p.as_os_str() != "-")
+        .map(|p| crate::files::normalize(&cwd.join(p)))
+        .collect();
+    let named_then: Vec<PathBuf> = then
+        .iter()
+        .map(|p| crate::files::normalize(&cwd.join(p)))
+        .collect();
+    let moved_out = base.moved_out(&named_then, &named_now);
     let at_base = at_base(opts, base);
     let slot = Arc::new(BaseContracts::pending(&base.name, false));
     let now = Options {
@@ -283,37 +404,52 @@ pub fn check(
         || run_each(paths, &now, &Disk, stdin, &|_| ()).0,
     );
     let mut report = report;
-    compare(
-        &mut report,
-        before.unwrap_or_default(),
-        base,
-        show_unchanged,
-    );
-    report
+    let (mut before, notes) = match before {
+        Some(before) => {
+            let notes = notes_of(&before);
+            (before, notes)
+        }
+        None => (Report::default(), vec![failed()]),
+    };
+    // Files moved out of the folders linted are not linted now: not fixed either.
+    before
+        .findings
+        .retain(|f| !moved_out.contains(&crate::files::normalize(&f.source.path)));
+    compare(&mut report, before, base, show_unchanged);
+    if let Some(outcome) = &mut report.base {
+        outcome.notes = notes;
+    }
+    Ok(report)
 }
 
 /// Marks `report`'s findings against the base run's, by fingerprint (rule, file in its
-/// project, JSON pointer): lines that moved never make a finding new.
+/// project, JSON pointer): lines that moved never make a finding new. Findings silenced now
+/// (by the spec or a baseline) are neither new nor fixed; each fingerprint is counted, so one
+/// of two alike that goes away is fixed.
 fn compare(report: &mut Report, before: Report, base: &Base, show_unchanged: bool) {
     let mut then: HashMap<&str, usize> = HashMap::new();
     for f in &before.findings {
         *then.entry(f.fingerprint.as_str()).or_default() += 1;
     }
-    let now: HashSet<&str> = report
+    let mut now: HashMap<&str, usize> = HashMap::new();
+    for f in report
         .findings
         .iter()
-        .map(|f| f.fingerprint.as_str())
-        .collect();
-    let fixed: Vec<_> = before
-        .findings
-        .iter()
-        .filter(|f| !now.contains(f.fingerprint.as_str()))
-        .cloned()
-        .map(|mut f| {
-            f.change = Some(Change::Fixed);
-            f
-        })
-        .collect();
+        .chain(report.suppressed.iter().map(|s| &s.finding))
+    {
+        *now.entry(f.fingerprint.as_str()).or_default() += 1;
+    }
+    let mut fixed = Vec::new();
+    for f in &before.findings {
+        match now.get_mut(f.fingerprint.as_str()).filter(|n| **n > 0) {
+            Some(n) => *n -= 1,
+            None => {
+                let mut f = f.clone();
+                f.change = Some(Change::Fixed);
+                fixed.push(f);
+            }
+        }
+    }
     let mut outcome = BaseOutcome {
         name: base.name.clone(),
         commit: base.rev.commit().to_string(),
@@ -343,8 +479,9 @@ fn compare(report: &mut Report, before: Report, base: &Base, show_unchanged: boo
     report.base = Some(outcome);
 }
 
-/// One version of a document for `diff`: a file, or `REV:path` (a path in the repository at
-/// `REV`, relative to the current folder as `git show REV:./path` reads it).
+/// One version of a document for `diff`: a file, or `REV:path`, read as `git show` reads it: a
+/// path from the repository's top, or from the current folder when it starts with `./` or
+/// `../`.
 pub enum Version {
     File(PathBuf),
     At { rev: String, path: PathBuf },
@@ -365,6 +502,24 @@ impl Version {
     }
 }
 
+/// The file `REV:path` names, as reports name it; an error when the revision has none there.
+fn at_revision(tree: &GitRev, rev: &str, path: &Path, cwd: &Path) -> Result<PathBuf, String> {
+    let from_cwd = path.starts_with(".") || path.starts_with("..");
+    let at = crate::files::normalize(&if from_cwd {
+        cwd.join(path)
+    } else {
+        tree.top().join(path)
+    });
+    match tree.metadata(&at) {
+        Ok(meta) if meta.is_file() => Ok(as_named(at, cwd)),
+        _ => Err(format!(
+            "`{rev}:{}` names no file at `{rev}` (a path from the repository's top; `./` or \
+             `../` for one from the current folder)",
+            path.display()
+        )),
+    }
+}
+
 /// `diff OLD NEW`: the contract-change findings of `new` against `old`, which may each be a
 /// file or a path at a revision.
 pub fn diff(old: &Version, new: &Version, opts: &Options) -> Result<Report, String> {
@@ -379,7 +534,7 @@ pub fn diff(old: &Version, new: &Version, opts: &Options) -> Result<Report, Stri
             Version::File(path) => contracts(std::slice::from_ref(path), &at_old, &Disk),
             Version::At { rev, path } => {
                 let tree = GitRev::open(&cwd, rev)?;
-                let named = as_named(crate::files::normalize(&cwd.join(path)), &cwd);
+                let named = at_revision(&tree, rev, path, &cwd)?;
                 contracts(&[named], &at_old, &tree)
             }
         }
@@ -408,7 +563,7 @@ pub fn diff(old: &Version, new: &Version, opts: &Options) -> Result<Report, Stri
         }
         Version::At { rev, path } => {
             let tree = GitRev::open(&cwd, rev)?;
-            let named = as_named(crate::files::normalize(&cwd.join(path)), &cwd);
+            let named = at_revision(&tree, rev, path, &cwd)?;
             run_each(&[named], &now, &tree, || Ok(Vec::new()), &|_| ()).0
         }
     };

@@ -448,11 +448,18 @@ fn review(args: ReviewArgs) -> u8 {
                     return EXIT_ERROR;
                 }
             };
-            let r = crate::change::review(&args.paths, &opts, &base, || read_stdin(&opts));
+            let r = match crate::change::review(&args.paths, &opts, &base, || read_stdin(&opts)) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("error: --base {name}: {e}");
+                    return EXIT_ERROR;
+                }
+            };
+            for note in &r.notes {
+                eprintln!("note: at {name}, {note}: its operations count as added");
+            }
             let label = format!("{name} ({})", &base.rev.commit()[..7]);
-            let notes = change_notes(&r.report);
-            let change =
-                crate::review::change::compare(label, r.before, r.after, &r.renamed, &notes);
+            let change = crate::review::change::compare(label, r.before, r.after);
             (r.report, Reviewed::Change(change))
         }
         None => {
@@ -520,29 +527,6 @@ fn review(args: ReviewArgs) -> u8 {
 enum Reviewed {
     Plain(Vec<crate::review::ApiReview>),
     Change(crate::review::change::ChangeReview),
-}
-
-/// The contract-change findings of a run, by the operation they are about.
-fn change_notes(
-    report: &report::Report,
-) -> std::collections::HashMap<String, Vec<crate::review::change::ChangeNote>> {
-    let mut notes: std::collections::HashMap<String, Vec<_>> = std::collections::HashMap::new();
-    for f in &report.findings {
-        if f.rule.meta().category != CONTRACT_CHANGE {
-            continue;
-        }
-        let Some(op) = &f.operation else { continue };
-        notes
-            .entry(format!("{} {}", op.method, op.path))
-            .or_default()
-            .push(crate::review::change::ChangeNote {
-                rule: f.rule.to_string(),
-                severity: f.severity,
-                message: f.message.clone(),
-                at: format!("{}:{}:{}", f.file(), f.line, f.column),
-            });
-    }
-    notes
 }
 
 /// `--stdin-filename` names the document read from `-`: without `-` it is a mistake.
@@ -742,13 +726,19 @@ fn check(mut args: CheckArgs) -> u8 {
                     return EXIT_ERROR;
                 }
             };
-            crate::change::check(
+            match crate::change::check(
                 &args.paths,
                 &opts,
                 &base,
                 || read_stdin(&opts),
                 args.show_unchanged,
-            )
+            ) {
+                Ok(report) => report,
+                Err(e) => {
+                    eprintln!("error: --base {name}: {e}");
+                    return EXIT_ERROR;
+                }
+            }
         }
         None => lint::run(&args.paths, &opts, || read_stdin(&opts)),
     };
@@ -789,6 +779,16 @@ fn check(mut args: CheckArgs) -> u8 {
     });
     if written.is_err() {
         return EXIT_ERROR;
+    }
+    if let Some(outcome) = &report.base
+        && !args.quiet
+    {
+        for note in &outcome.notes {
+            eprintln!(
+                "note: at {}, {note}: its findings there are unknown, so the ones now count as new",
+                outcome.name
+            );
+        }
     }
     if let Some(outcome) = &report.baseline
         && !args.quiet
@@ -832,7 +832,7 @@ fn diff(mut args: DiffArgs) -> u8 {
     if !expand_selectors(&mut args.select, &mut args.ignore) {
         return EXIT_ERROR;
     }
-    let contract: Vec<String> = crate::rules::expand_selector(CONTRACT_CHANGE)
+    let contract: Vec<String> = crate::rules::expand_selector(crate::filter::CONTRACT_CHANGE)
         .unwrap_or_default()
         .into_iter()
         .map(str::to_string)
@@ -877,9 +877,6 @@ fn diff(mut args: DiffArgs) -> u8 {
     }
     exit_code(&report, args.fail_on)
 }
-
-/// The category of the rules that compare two versions of a spec.
-const CONTRACT_CHANGE: &str = "contract-change";
 
 /// 2 when an input could not be linted, else 1 when a finding that counts (against a base,
 /// a new one) reaches `fail_on`.

@@ -54,6 +54,7 @@ impl Options {
         crate::filter::Selection {
             select: &self.select,
             ignore: &self.ignore,
+            compared: self.base.is_some(),
         }
     }
 }

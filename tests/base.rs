@@ -298,7 +298,7 @@ fn a_shallow_clone_without_the_base_says_how_to_fetch_it() {
     let (code, _, err) = idemlint(&clone, &["check", "--base", "origin/nowhere", "."]);
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("git fetch --no-tags --depth=1 origin nowhere"),
+        err.contains("git fetch --no-tags origin nowhere:refs/remotes/origin/nowhere"),
         "{err}"
     );
 }
@@ -705,4 +705,101 @@ fn the_review_of_a_change_to_the_largest_corpus_spec_fits_a_comment() {
     // With no limit, it is the whole review.
     let (_, whole, _) = idemlint(top, &["review", "spec.json", "--max-chars", "0"]);
     assert!(whole.chars().count() > 60_000);
+}
+
+#[test]
+fn moves_silenced_findings_and_other_spellings_change_nothing() {
+    if !has_git() {
+        eprintln!("skipped: no git");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let top = &std::fs::canonicalize(dir.path()).unwrap().join("repo");
+    std::fs::create_dir_all(top.join("v1/fragments")).unwrap();
+    std::fs::create_dir_all(top.join("drafts")).unwrap();
+    init(top);
+    std::fs::write(top.join("v1/api.yaml"), API).unwrap();
+    std::fs::write(top.join("v1/fragments/responses.yaml"), RESPONSES).unwrap();
+    // A second document, elsewhere for now.
+    let shop = "openapi: 3.0.3\ninfo: {title: Shop, version: '1'}\npaths:\n  /baskets:\n    \
+                post:\n      responses: {'201': {description: The basket}}\n";
+    std::fs::write(top.join("drafts/shop.yaml"), shop).unwrap();
+    commit(top, "base");
+    let (_, before, _) = concise(top, &["v1", "drafts"]);
+    assert_eq!(before.len(), 3, "{before:#?}");
+
+    // The folder renamed and the draft moved into it: nothing changed.
+    git(top, &["mv", "v1", "v2"]);
+    git(top, &["mv", "drafts/shop.yaml", "v2/shop.yaml"]);
+    let (code, lines, summary) = concise(top, &["--base", "main", "v2"]);
+    assert_eq!(lines, Vec::<String>::new(), "{summary}");
+    assert!(summary.contains("0 new, 0 fixed, 3 unchanged"), "{summary}");
+    assert_eq!(code, 0);
+    // Named through a link to the repository, and by its absolute path: the same.
+    let link = dir.path().join("link");
+    std::os::unix::fs::symlink(top, &link).unwrap();
+    let through = link.join("v2/api.yaml");
+    let (_, lines, summary) = concise(top, &["--base", "main", through.to_str().unwrap()]);
+    assert!(
+        lines.is_empty() && summary.contains("0 new, 0 fixed, 2 unchanged"),
+        "{summary}"
+    );
+    let (code, md, err) = idemlint(
+        top,
+        &[
+            "review",
+            "--base",
+            "main",
+            top.join("v2/api.yaml").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(md.contains(", was `v1/api.yaml`) against main"), "{md}");
+    assert!(md.contains("0 added, 0 removed, 4 unchanged"), "{md}");
+    assert!(!md.contains("added by the change"), "{md}");
+
+    // A document moved out of the folder named is neither linted now nor fixed.
+    git(top, &["mv", "v2/shop.yaml", "shop.yaml"]);
+    let (_, _, summary) = concise(top, &["--base", "main", "v2"]);
+    assert!(summary.contains("0 new, 0 fixed, 2 unchanged"), "{summary}");
+
+    // Findings a baseline or the spec silences now are not fixed.
+    let (code, _, err) = idemlint(top, &["check", "v2", "--write-baseline", "bl.json"]);
+    assert_eq!(code, 0, "{err}");
+    let (_, lines, summary) = concise(top, &["--base", "main", "--baseline", "bl.json", "v2"]);
+    assert!(lines.is_empty(), "{lines:#?}");
+    assert!(summary.contains("0 new, 0 fixed, 0 unchanged"), "{summary}");
+
+    // A path of another repository is an error, not a comparison with nothing.
+    let other = dir.path().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    init(&other);
+    std::fs::write(other.join("api.yaml"), API).unwrap();
+    commit(&other, "other");
+    let (code, out, err) = idemlint(
+        top,
+        &[
+            "check",
+            "--base",
+            "main",
+            other.join("api.yaml").to_str().unwrap(),
+        ],
+    );
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.contains("is not in the repository at"), "{err}");
+}
+
+#[test]
+fn accepting_a_contract_change_in_the_spec_is_no_unused_suppression() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = API.replace(
+        "      operationId: createPayout\n",
+        "      operationId: createPayout\n      x-idemlint-ignore:\n        \
+         idempotency-key-removed: payouts are deduplicated by the bank\n",
+    );
+    std::fs::write(dir.path().join("api.yaml"), spec).unwrap();
+    std::fs::create_dir_all(dir.path().join("fragments")).unwrap();
+    std::fs::write(dir.path().join("fragments/responses.yaml"), RESPONSES).unwrap();
+    let (_, out, _) = idemlint(dir.path(), &["check", "--format", "concise", "api.yaml"]);
+    assert!(!out.contains("unused-suppression"), "{out}");
 }

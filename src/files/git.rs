@@ -130,6 +130,20 @@ impl GitRev {
         Ok(parse_renames(&out))
     }
 
+    /// The top of the work tree holding the folder `dir`, canonical; `None` outside one.
+    pub fn top_of(dir: &Path) -> Option<PathBuf> {
+        let top = git(dir, &["rev-parse", "--show-toplevel"]).ok()?;
+        let top = PathBuf::from(top.trim_end_matches(['\n', '\r']));
+        Some(std::fs::canonicalize(&top).unwrap_or(top))
+    }
+
+    /// The remotes of the repository holding `dir` (`origin`).
+    pub fn remotes(dir: &Path) -> Vec<String> {
+        git(dir, &["remote"])
+            .map(|s| s.lines().map(str::to_string).collect())
+            .unwrap_or_default()
+    }
+
     /// Whether the repository holding `dir` is a shallow clone (a revision missing from it may
     /// only need fetching).
     pub fn is_shallow(dir: &Path) -> bool {
@@ -144,7 +158,7 @@ impl GitRev {
     /// `path` relative to the top, normalised, or `None` outside the repository. A path spelt
     /// through a link to the work tree (macOS's `/tmp`, a linked home folder) is found by the
     /// ancestor the disk resolves to the top.
-    fn relative(&self, path: &Path) -> Option<PathBuf> {
+    pub fn relative(&self, path: &Path) -> Option<PathBuf> {
         let path = super::normalize(path);
         let inside = |p: &Path| {
             let rest = p.strip_prefix(&self.top).ok()?;

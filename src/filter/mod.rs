@@ -45,6 +45,10 @@ pub struct Kept {
 pub struct Selection<'a> {
     pub select: &'a [String],
     pub ignore: &'a [String],
+    /// Whether the document is compared with a base (`--base`, `diff`): without one the
+    /// contract-change rules do not run, and a suppression of theirs (accepting a change of
+    /// the contract) is not unused.
+    pub compared: bool,
 }
 
 impl Selection<'_> {
@@ -53,7 +57,18 @@ impl Selection<'_> {
         (self.select.is_empty() || self.select.iter().any(|s| s == rule))
             && !self.ignore.iter().any(|s| s == rule)
     }
+
+    /// Whether `rule` can find anything here: it runs, and it is no contract-change rule in
+    /// a document compared with nothing.
+    pub fn can_find(&self, rule: &str) -> bool {
+        self.runs(rule)
+            && (self.compared
+                || RuleId::parse(rule).is_none_or(|r| r.meta().category != CONTRACT_CHANGE))
+    }
 }
+
+/// The category of the rules that compare a document with its version at a base.
+pub const CONTRACT_CHANGE: &str = "contract-change";
 
 /// The filter of one document's diagnostics.
 pub struct Filter<'a> {
@@ -134,7 +149,7 @@ impl<'a> Filter<'a> {
         }
         let (config, selection) = (self.config, self.selection);
         let enabled =
-            |rule: &str| selection.runs(rule) && config.levels.get(rule) != Some(&Level::Off);
+            |rule: &str| selection.can_find(rule) && config.levels.get(rule) != Some(&Level::Off);
         let severity = UNUSED.meta().severity;
         for (at, message) in self.suppressions.unused(enabled) {
             let d = Diagnostic::new(UNUSED, severity, at, message);

@@ -264,6 +264,9 @@ pub struct BaseOutcome {
     pub unchanged: usize,
     /// Whether unchanged findings are among `Report::findings` (`--show-unchanged`).
     pub unchanged_shown: bool,
+    /// What could not be linted at the base (its findings there are unknown, so the ones now
+    /// count as new).
+    pub notes: Vec<String>,
 }
 
 impl BaseOutcome {

@@ -99,48 +99,25 @@ impl DocumentChange {
     }
 }
 
-/// Pairs the documents reviewed at the base with the ones reviewed after the change:
-/// `renamed` maps a base document's name to its name after the change.
-/// `notes` are the contract-change findings, by the operation they are about (`POST /payouts`):
-/// an operation with one is changed even when its answers read the same.
-pub fn compare(
-    base: String,
-    before: Vec<ApiReview>,
-    after: Vec<ApiReview>,
-    renamed: &HashMap<String, String>,
-    notes: &HashMap<String, Vec<ChangeNote>>,
-) -> ChangeReview {
-    let mut before: HashMap<String, ApiReview> = before
-        .into_iter()
-        .map(|r| {
-            let name = renamed
-                .get(&r.file)
-                .cloned()
-                .unwrap_or_else(|| r.file.clone());
-            (name, r)
-        })
-        .collect();
+/// Pairs the documents reviewed at the base with the ones reviewed after the change, by their
+/// [`ApiReview::key`] (their path in the project, under their names of now). An operation
+/// with a contract-change finding ([`OperationReview::contract`]) is changed even when its
+/// answers read the same.
+pub fn compare(base: String, before: Vec<ApiReview>, after: Vec<ApiReview>) -> ChangeReview {
+    let mut before: HashMap<String, ApiReview> =
+        before.into_iter().map(|r| (r.key.clone(), r)).collect();
     let mut documents = Vec::new();
     for now in after {
-        let was = before.remove(&now.file);
-        documents.push(document(was, Some(now), notes));
+        let was = before.remove(&now.key);
+        documents.push(document(was, Some(now)));
     }
     let mut deleted: Vec<ApiReview> = before.into_values().collect();
     deleted.sort_by(|a, b| a.file.cmp(&b.file));
-    let none = HashMap::new();
-    documents.extend(
-        deleted
-            .into_iter()
-            .map(|was| document(Some(was), None, &none)),
-    );
+    documents.extend(deleted.into_iter().map(|was| document(Some(was), None)));
     ChangeReview { base, documents }
 }
 
-fn document(
-    before: Option<ApiReview>,
-    after: Option<ApiReview>,
-    notes: &HashMap<String, Vec<ChangeNote>>,
-) -> DocumentChange {
+fn document(before: Option<ApiReview>, after: Option<ApiReview>) -> DocumentChange {
     let (title, file) = match (&before, &after) {
         (_, Some(now)) => (now.title.clone(), now.file.clone()),
         (Some(was), None) => (was.title.clone(), was.file.clone()),
@@ -162,7 +139,7 @@ fn document(
     let mut changed = Vec::new();
     let mut unchanged = 0;
     for (was, now) in pairs {
-        let findings = notes.get(&now.identity).cloned().unwrap_or_default();
+        let findings = now.contract.clone();
         // A path renamed (paired by its operationId) is a change a reviewer sees, even when
         // every answer reads the same.
         let moved = was.identity != now.identity;
@@ -290,6 +267,7 @@ mod tests {
             identity: identity.to_string(),
             at: "api.yaml:1:1".to_string(),
             answers: [a.clone(), a.clone(), a.clone(), a.clone(), a],
+            contract: Vec::new(),
         }
     }
 
@@ -320,6 +298,7 @@ mod tests {
     #[test]
     fn regressions_come_first_and_moved_places_are_no_change() {
         let review = |ops: Vec<OperationReview>| ApiReview {
+            key: "api.yaml".into(),
             title: "t".into(),
             file: "api.yaml".into(),
             operations: ops,
@@ -342,13 +321,7 @@ mod tests {
             op("POST /worse", None, Verdict::Risk),
             moved,
         ]);
-        let change = compare(
-            "main".into(),
-            vec![before],
-            vec![after],
-            &HashMap::new(),
-            &HashMap::new(),
-        );
+        let change = compare("main".into(), vec![before], vec![after]);
         let doc = &change.documents[0];
         assert_eq!(doc.unchanged, 1);
         assert_eq!(doc.changed.len(), 2);

@@ -28,7 +28,7 @@ pub fn markdown(
     not_reviewed: &[NotReviewed],
     opts: &MarkdownOptions<'_>,
 ) -> String {
-    fitted(opts.max_chars, |detail| {
+    fitted(opts.max_chars, opts.details_url, |detail| {
         markdown_at(reviews, not_reviewed, opts, detail)
     })
 }
@@ -47,7 +47,11 @@ enum Detail {
 /// The review `write` writes with the most detail that fits in `max` characters: every answer,
 /// else the verdicts alone, else the verdicts of the operations with a gap or a risk, else
 /// those cut at a line's end.
-fn fitted(max: Option<usize>, write: impl Fn(Detail) -> String) -> String {
+fn fitted(
+    max: Option<usize>,
+    details_url: Option<&str>,
+    write: impl Fn(Detail) -> String,
+) -> String {
     let full = write(Detail::Full);
     let Some(max) = max else { return full };
     if full.chars().count() <= max {
@@ -60,13 +64,21 @@ fn fitted(max: Option<usize>, write: impl Fn(Detail) -> String) -> String {
             return text;
         }
     }
-    cut(text, max)
+    cut(text, max, details_url)
 }
 
-/// `text` cut to `max` characters at a line's end, saying so.
-fn cut(text: String, max: usize) -> String {
-    const NOTE: &str = "\n\n… (cut: the review is longer than a comment takes)\n";
-    let budget = max.saturating_sub(NOTE.chars().count());
+/// `text` cut to `max` characters at a line's end, saying so (and where the whole review is);
+/// cut anywhere when even the note does not fit.
+fn cut(text: String, max: usize, details_url: Option<&str>) -> String {
+    let note = match details_url {
+        Some(url) => format!("\n\n… (cut to fit a comment: [the whole review]({url}))\n"),
+        None => "\n\n… (cut to fit a comment: `idemlint review --format html` writes the whole \
+                 review)\n"
+            .to_string(),
+    };
+    let Some(budget) = max.checked_sub(note.chars().count()) else {
+        return text.chars().take(max).collect();
+    };
     let mut end = 0;
     for (count, (at, c)) in text.char_indices().enumerate() {
         if count >= budget {
@@ -76,7 +88,7 @@ fn cut(text: String, max: usize) -> String {
             end = at;
         }
     }
-    format!("{}{NOTE}", &text[..end])
+    format!("{}{note}", &text[..end])
 }
 
 fn has_something_to_say(op: &OperationReview) -> bool {
@@ -223,7 +235,7 @@ pub fn markdown_change(
     not_reviewed: &[NotReviewed],
     opts: &MarkdownOptions<'_>,
 ) -> String {
-    fitted(opts.max_chars, |detail| {
+    fitted(opts.max_chars, opts.details_url, |detail| {
         change_at(change, not_reviewed, opts, detail)
     })
 }
@@ -300,7 +312,16 @@ fn document_change(
     let notes: Vec<_> = d.changed.iter().flat_map(|c| &c.findings).collect();
     if !notes.is_empty() {
         s.push_str("\n### Contract changes\n\n");
-        for n in notes {
+        // A review too long for a comment lists the most severe first, twenty at most.
+        let mut notes = notes;
+        let shown = if detail == Detail::Full {
+            notes.len()
+        } else {
+            notes.sort_by_key(|n| std::cmp::Reverse(n.severity));
+            notes.len().min(20)
+        };
+        let left = notes.len() - shown;
+        for n in notes.into_iter().take(shown) {
             s.push_str(&format!(
                 "- **{}** `{}`: {} (`{}`)\n",
                 n.severity,
@@ -308,6 +329,9 @@ fn document_change(
                 prose(&n.message),
                 n.at
             ));
+        }
+        if left > 0 {
+            s.push_str(&format!("- … and {left} more\n"));
         }
     }
     let changed: Vec<&OperationChange> = d
@@ -446,4 +470,24 @@ fn prose(s: &str) -> String {
 /// Text for a Markdown table cell.
 fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cut_review_fits_and_says_where_the_whole_one_is() {
+        let text: String = (0..100).map(|i| format!("line {i}\n")).collect();
+        let cut_text = cut(text.clone(), 200, Some("https://ci.example.com/r.html"));
+        assert!(cut_text.chars().count() <= 200, "{cut_text}");
+        assert!(cut_text.ends_with("[the whole review](https://ci.example.com/r.html))\n"));
+        assert!(cut_text.starts_with("line 0\nline 1\n"));
+        // Whole lines only, before the note.
+        let body = &cut_text[..cut_text.find("\n\n…").unwrap()];
+        assert!(body.ends_with(|c: char| c.is_ascii_digit()), "{body}");
+        // A limit smaller than the note itself still holds.
+        assert_eq!(cut(text.clone(), 10, None).chars().count(), 10);
+        assert_eq!(cut(text, 0, None), "");
+    }
 }

@@ -68,10 +68,15 @@ pub struct OperationReview {
     /// `file:line:col` of its method key.
     pub at: String,
     pub answers: [Answer; 5],
+    /// What the contract-change rules say of it, in a run against a base.
+    pub contract: Vec<change::ChangeNote>,
 }
 
 #[derive(Debug, Clone)]
 pub struct ApiReview {
+    /// The document's path in its project (its name of now, in the run at a base), which pairs
+    /// it with its other version in the review of a change; empty elsewhere.
+    pub key: String,
     pub title: String,
     pub file: String,
     pub operations: Vec<OperationReview>,
@@ -117,6 +122,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
     };
 
     let mut out = ApiReview {
+        key: String::new(),
         title: api
             .root
             .get("info")
@@ -550,6 +556,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
             identity: op.display(),
             at: place(op.key),
             answers: [q1, q2, q3, q4, q5],
+            contract: contract_notes(d, op),
         });
     }
     out.carriers.sort_by_key(|c| std::cmp::Reverse(c.1));
@@ -571,6 +578,26 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
     gaps.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.cmp(&a.2)));
     out.gaps = gaps;
     out
+}
+
+/// The contract-change findings about `op` (in a run against a base).
+fn contract_notes(d: &Linted<'_>, op: &Operation<'_>) -> Vec<change::ChangeNote> {
+    let path = &d.bundle.file(op.key.file).source.path;
+    d.findings
+        .iter()
+        .filter(|f| {
+            f.rule.meta().category == crate::filter::CONTRACT_CHANGE
+                && f.operation_at
+                    .as_ref()
+                    .is_some_and(|(p, span)| **p == **path && *span == op.key.span)
+        })
+        .map(|f| change::ChangeNote {
+            rule: f.rule.to_string(),
+            severity: f.severity,
+            message: f.message.clone(),
+            at: format!("{}:{}:{}", f.file(), f.line, f.column),
+        })
+        .collect()
 }
 
 /// A 2xx response that says a retry gets the first result (or declares `Idempotent-Replayed`).

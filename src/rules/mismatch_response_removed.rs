@@ -11,12 +11,15 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let status = cx.settings.mismatch_status.as_str();
-    if status.is_empty() {
+    // A profile that answers a mismatch with a 409 says so with the conflict response, whose
+    // removal `conflict-response-removed` reports.
+    if status.is_empty() || status == "409" {
         return;
     }
     for v in cx.versions() {
-        // An operation that lost its key too is `idempotency-key-removed`'s.
-        if v.was.key.is_none() || v.now.key.is_none() {
+        // An operation that lost its key too is `idempotency-key-removed`'s; one whose
+        // duplicates do no harm has no contract to keep here.
+        if v.was.key.is_none() || v.now.key.is_none() || !v.now.duplicates_matter {
             continue;
         }
         let (Some(was), None) = (v.was.response(status), v.now.response(status)) else {

@@ -1,8 +1,6 @@
 //! The pages' structure, from reviews built by hand: what the command line cannot produce yet
 //! (the page of a change) and what a spec rarely holds (a code span in a name, a `#` in a path).
 
-use std::collections::HashMap;
-
 use super::{Links, html, html_change};
 use crate::diagnostic::Severity;
 use crate::review::change::{ChangeNote, compare};
@@ -25,6 +23,7 @@ fn op(identity: &str, line: u32, answers: [Answer; 5]) -> OperationReview {
         identity: identity.to_string(),
         at: format!("specs/api.yaml:{line}:5"),
         answers,
+        contract: Vec::new(),
     }
 }
 
@@ -71,6 +70,7 @@ fn read(identity: &str, line: u32) -> OperationReview {
 
 fn review(ops: Vec<OperationReview>) -> ApiReview {
     ApiReview {
+        key: "specs/api.yaml".to_string(),
         title: "Payments & <Refunds>".to_string(),
         file: "specs/api.yaml".to_string(),
         unsafe_operations: ops.len(),
@@ -272,8 +272,6 @@ fn change() -> crate::review::change::ChangeReview {
         "origin/main (3f2a9c1)".to_string(),
         vec![before],
         vec![after],
-        &HashMap::new(),
-        &HashMap::new(),
     );
     let refunds = change.documents[0]
         .changed
@@ -376,8 +374,6 @@ fn a_document_the_change_adds_or_deletes_has_one_side() {
         "main".to_string(),
         Vec::new(),
         vec![review(vec![read("GET /a", 5)])],
-        &HashMap::new(),
-        &HashMap::new(),
     );
     let page = html_change(&new, &[], &Links::relative());
     assert_self_contained(&page);
@@ -391,8 +387,6 @@ fn a_document_the_change_adds_or_deletes_has_one_side() {
         "main".to_string(),
         vec![review(vec![read("GET /a", 5)])],
         Vec::new(),
-        &HashMap::new(),
-        &HashMap::new(),
     );
     let page = html_change(&gone, &[], &Links::relative());
     assert!(
