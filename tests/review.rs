@@ -451,3 +451,31 @@ fn a_call_said_to_be_the_same_as_a_protected_one_is_answered_as_that_one() {
         "{alias}"
     );
 }
+
+#[test]
+fn only_gaps_leaves_out_the_operations_with_nothing_to_say() {
+    let all = review(&["examples/payments-api.yaml"]);
+    let gaps = review(&["examples/payments-api.yaml", "--only-gaps"]);
+    let operations = |md: &str| {
+        md.lines()
+            .filter(|l| l.starts_with("| `") && l.contains("<br>`examples/"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    // The safe reads and the operations answered well on every question are left out.
+    assert_eq!(
+        (operations(&all).len(), operations(&gaps).len()),
+        (10, 5),
+        "{gaps}"
+    );
+    assert!(
+        gaps.contains("5 of 10 operations with nothing to say (every answer safe or not applicable) are left out."),
+        "{gaps}"
+    );
+    assert!(!row(&all, "GET /payments/{paymentId}").is_empty());
+    assert!(!gaps.contains("`GET /payments/{paymentId}`"), "{gaps}");
+    // Every operation left is one with a gap or a risk.
+    for line in operations(&gaps) {
+        assert!(line.contains("⚠️") || line.contains("❌"), "{line}");
+    }
+}
