@@ -75,31 +75,55 @@ impl Base {
             .collect();
         renamed.sort();
         for (old, new) in renamed {
-            // `v1/api.yaml` → `v2/api.yaml` under `v2`: the folder `v1` was renamed.
+            // `v1/api.yaml` → `v2/api.yaml` under `v2`: the folder `v1` was renamed, when all
+            // of it went there (one file moved out of `v1` leaves the folder where it was).
             let tail = &new[prefix.len()..];
             let folder = old
-                .strip_suffix(tail)
-                .map(|f| f.trim_end_matches('/'))
-                .filter(|f| !f.is_empty() && !prefix.is_empty())
+                .strip_suffix(&format!("/{tail}"))
+                .filter(|_| !prefix.is_empty())
                 .map(|f| top.join(f))
-                .filter(|f| at_base(f) && !out.contains(f));
+                .filter(|f| !out.contains(f) && self.all_went(f, top, &prefix));
             match folder {
-                Some(f) if out.is_empty() => out.push(f),
+                Some(f) => out.push(f),
                 // A file moved in on its own: its old name, when it was a document (a fragment
                 // is reached from the documents that use it).
-                _ => {
+                None => {
                     let file = top.join(old);
-                    let document = self
-                        .rev
-                        .read(&file)
-                        .is_ok_and(|text| crate::discover::looks_like_root(&text));
-                    if document && !out.iter().any(|o| file.starts_with(o)) {
+                    if self.was_document(&file) && !out.iter().any(|o| file.starts_with(o)) {
                         out.push(file);
                     }
                 }
             }
         }
         out
+    }
+
+    /// Whether every file of the base under the folder `folder` (absolute) was renamed to the
+    /// same place under `prefix` (a folder of the top, `/`-ended): the folder was renamed.
+    fn all_went(&self, folder: &Path, top: &Path, prefix: &str) -> bool {
+        let Some(Ok(files)) = self.rev.files_under(folder) else {
+            return false;
+        };
+        let Some(from) = folder
+            .strip_prefix(top)
+            .ok()
+            .map(|f| f.to_string_lossy().replace('\\', "/"))
+        else {
+            return false;
+        };
+        !files.is_empty()
+            && files.iter().all(|f| {
+                let f = f.to_string_lossy().replace('\\', "/");
+                self.renamed.get(&format!("{from}/{f}")) == Some(&format!("{prefix}{f}"))
+            })
+    }
+
+    /// Whether the file at `path` (absolute) was an OpenAPI document at the base, not a
+    /// fragment.
+    fn was_document(&self, path: &Path) -> bool {
+        self.rev
+            .read(path)
+            .is_ok_and(|text| crate::discover::looks_like_root(&text))
     }
 
     /// Files of the base under one of `named` (absolute, at the base) that were renamed to
@@ -115,26 +139,35 @@ impl Base {
         self.renamed
             .iter()
             .map(|(old, new)| (top.join(old), top.join(new)))
-            .filter(|(old, new)| under(old, named) && !under(new, &now))
+            // (A fragment moved out may still be reached from a document named: its findings are
+            // then found now too.)
+            .filter(|(old, new)| under(old, named) && !under(new, &now) && self.was_document(old))
             .map(|(old, _)| old)
             .collect()
     }
 
     /// Whether `path` (absolute) is in the base's repository, not outside it or in a
-    /// submodule (another repository, with revisions of its own).
+    /// submodule or a repository of its own inside it (with revisions of their own): no folder
+    /// between it and the top holds a `.git`. (Links are not followed: a committed link to a
+    /// folder elsewhere is the base's to read, as any run reads it.)
     fn holds(&self, path: &Path) -> bool {
         let Some(inside) = self.rev.relative(path) else {
             return false;
         };
-        // The nearest folder on the disk: a named file may be gone (deleted since).
-        let mut dir = self.rev.top().join(&inside);
-        while !dir.is_dir() {
-            match dir.parent() {
-                Some(parent) => dir = parent.to_path_buf(),
-                None => return false,
+        let top = self.rev.top();
+        let mut at = top.to_path_buf();
+        for part in inside.components() {
+            if std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
+                return true;
             }
+            if at != top && std::fs::symlink_metadata(at.join(".git")).is_ok() {
+                return false;
+            }
+            at.push(part);
         }
-        GitRev::top_of(&dir).is_some_and(|top| top == self.rev.top())
+        !(at != top
+            && std::fs::symlink_metadata(&at).is_ok_and(|m| m.is_dir())
+            && std::fs::symlink_metadata(at.join(".git")).is_ok())
     }
 }
 

@@ -803,3 +803,60 @@ fn accepting_a_contract_change_in_the_spec_is_no_unused_suppression() {
     let (_, out, _) = idemlint(dir.path(), &["check", "--format", "concise", "api.yaml"]);
     assert!(!out.contains("unused-suppression"), "{out}");
 }
+
+#[test]
+fn a_file_moved_out_of_a_folder_leaves_the_rest_of_it_where_it_was() {
+    if !has_git() {
+        eprintln!("skipped: no git");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let top = dir.path();
+    init(top);
+    let unkeyed = |title: &str| {
+        format!(
+            "openapi: 3.0.3\ninfo: {{title: {title}, version: '1'}}\npaths:\n  /{title}:\n    \
+             post:\n      responses: {{'201': {{description: made}}}}\n"
+        )
+    };
+    for (path, text) in [
+        ("v1/a.yaml", unkeyed("a")),
+        ("v1/b.yaml", unkeyed("b")),
+        ("x/x1.yaml", unkeyed("x")),
+        ("xa/b.yaml", unkeyed("xb")),
+        // A document whose operation lives in a fragment beside it.
+        (
+            "api/api.yaml",
+            "openapi: 3.0.3\ninfo: {title: f, version: '1'}\npaths:\n  /f:\n    $ref: ./frag.yaml\n"
+                .to_string(),
+        ),
+        (
+            "api/frag.yaml",
+            "post:\n  responses: {'201': {description: made}}\n".to_string(),
+        ),
+    ] {
+        std::fs::create_dir_all(top.join(path).parent().unwrap()).unwrap();
+        std::fs::write(top.join(path), text).unwrap();
+    }
+    commit(top, "base");
+    // One file of `v1` moves to `v2`, one of `xa` to `v2/a` (whose name ends as `x`'s does):
+    // neither `v1/b.yaml` nor `x/x1.yaml` is linted at the base as if it had moved too.
+    std::fs::create_dir_all(top.join("v2/a")).unwrap();
+    git(top, &["mv", "v1/a.yaml", "v2/a.yaml"]);
+    git(top, &["mv", "xa/b.yaml", "v2/a/b.yaml"]);
+    let (_, lines, summary) = concise(top, &["--base", "main", "v2"]);
+    assert!(lines.is_empty(), "{lines:#?}");
+    assert!(summary.contains("0 new, 0 fixed, 2 unchanged"), "{summary}");
+    // A fragment moved out of the folder named, still reached from it: unchanged.
+    std::fs::create_dir_all(top.join("common")).unwrap();
+    git(top, &["mv", "api/frag.yaml", "common/frag.yaml"]);
+    std::fs::write(
+        top.join("api/api.yaml"),
+        "openapi: 3.0.3\ninfo: {title: f, version: '1'}\npaths:\n  /f:\n    $ref: ../common/frag.yaml\n",
+    )
+    .unwrap();
+    git(top, &["add", "-A"]);
+    let (_, lines, summary) = concise(top, &["--base", "main", "--root", ".", "api"]);
+    assert!(lines.is_empty(), "{lines:#?}");
+    assert!(summary.contains("0 new, 0 fixed, 1 unchanged"), "{summary}");
+}

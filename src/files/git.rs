@@ -130,13 +130,6 @@ impl GitRev {
         Ok(parse_renames(&out))
     }
 
-    /// The top of the work tree holding the folder `dir`, canonical; `None` outside one.
-    pub fn top_of(dir: &Path) -> Option<PathBuf> {
-        let top = git(dir, &["rev-parse", "--show-toplevel"]).ok()?;
-        let top = PathBuf::from(top.trim_end_matches(['\n', '\r']));
-        Some(std::fs::canonicalize(&top).unwrap_or(top))
-    }
-
     /// The remotes of the repository holding `dir` (`origin`).
     pub fn remotes(dir: &Path) -> Vec<String> {
         git(dir, &["remote"])
