@@ -13,6 +13,8 @@
 //! autofix work; this module holds the type and the rules of application, which every front end
 //! (`--fix`, an editor's code action) shares.
 
+pub mod style;
+
 use crate::resolve::FileId;
 use crate::source::Span;
 
