@@ -246,10 +246,12 @@ fn lint_model(
         paths.clone(),
         opts.renamed.clone(),
     );
-    let base = opts
-        .base
-        .as_deref()
-        .map(|base| (base, resolving.project_path(bundle, Bundle::ROOT)));
+    let base = opts.base.as_deref().map(|base| {
+        (
+            base,
+            resolving.project_path(bundle, Bundle::ROOT).to_string(),
+        )
+    });
     let cx = Context::new(api, bundle, &config.settings, facts).with_base(base);
     result.linted = true;
     result.operations = api.operations.len() + api.unchecked.len();
@@ -331,19 +333,16 @@ impl Resolving {
 
     /// The path of a file of the bundle in its project, the basis of fingerprints: at a base,
     /// the name a file renamed since has now.
-    fn project_path(&mut self, bundle: &Bundle, file: crate::resolve::FileId) -> String {
+    fn project_path(&mut self, bundle: &Bundle, file: crate::resolve::FileId) -> &str {
         let projects = &mut self.projects;
         let renamed = self.renamed.as_deref();
-        self.in_project
-            .entry(file)
-            .or_insert_with(|| {
-                let path = projects.relative(&bundle.file(file).source.path);
-                match renamed.and_then(|r| r.get(&path)) {
-                    Some(now) => now.clone(),
-                    None => path,
-                }
-            })
-            .clone()
+        self.in_project.entry(file).or_insert_with(|| {
+            let path = projects.relative(&bundle.file(file).source.path);
+            match renamed.and_then(|r| r.get(&path)) {
+                Some(now) => now.clone(),
+                None => path,
+            }
+        })
     }
 
     /// Turns a kept diagnostic into a row of `result`, shown or silenced.
@@ -370,7 +369,8 @@ impl Resolving {
         let file = bundle.file(d.primary.file);
         let start = file.source.line_col(d.primary.span.start as usize);
         let end = file.source.line_col(d.primary.span.end as usize);
-        let path = self.project_path(bundle, d.primary.file);
+        // (Looked up once a file, and borrowed below: not copied for each finding.)
+        self.project_path(bundle, d.primary.file);
         // A place several operations share (a parameter component, a shared response) holds a
         // finding of each: which operation is part of what it is, so one that goes away leaves
         // the others' fingerprints as they were. A place of the operation's own (its method key
@@ -393,7 +393,7 @@ impl Resolving {
         };
         let fingerprint = fingerprint(
             d.rule.as_str(),
-            &path,
+            &self.in_project[&d.primary.file],
             &pointer,
             operation.as_deref(),
             &mut self.fingerprints,

@@ -3,28 +3,12 @@
 //! move and files that are renamed change nothing, and the contract-change rules say how each
 //! operation's retry contract changed.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.com")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.com")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+use common::git;
 
 fn has_git() -> bool {
     Command::new("git").arg("--version").output().is_ok()
@@ -201,29 +185,7 @@ fn a_change_reports_what_it_brings_and_counts_what_it_fixes() {
     // The change: 40 unrelated lines above everything, the spec renamed, a new unkeyed POST,
     // the payout's key removed, keys now kept 1 hour, and the fragment's 409 without its
     // Retry-After.
-    let mut api = String::new();
-    for i in 0..40 {
-        api.push_str(&format!("# An unrelated comment line, number {i}.\n"));
-    }
-    api.push_str(
-        &API.replace("kept for 24 hours", "kept for 1 hour")
-            .replace(
-                "      operationId: createPayout\n      summary: Create a payout\n      parameters:\n        - $ref: '#/components/parameters/IdempotencyKey'\n",
-                "      operationId: createPayout\n      summary: Create a payout\n",
-            )
-            .replace(
-                "components:\n",
-                "  /refunds:\n    post:\n      operationId: createRefund\n      summary: Refund a payment\n      responses:\n        '201': {description: The refund}\ncomponents:\n",
-            ),
-    );
-    std::fs::remove_file(top.join("api.yaml")).unwrap();
-    std::fs::write(top.join("openapi.yaml"), &api).unwrap();
-    std::fs::write(
-        top.join("fragments/responses.yaml"),
-        "Conflict:\n  description: A request with the same key is in progress\n",
-    )
-    .unwrap();
-    git(top, &["add", "-A"]);
+    change(top);
 
     let (code, lines, summary) = concise(top, &["--base", "main", "."]);
     let found = rules_of(&lines);
@@ -303,7 +265,9 @@ fn a_shallow_clone_without_the_base_says_how_to_fetch_it() {
     );
 }
 
-/// The change of the first test, made in `top` (staged, not committed).
+/// The change the tests make in `top` (staged, not committed): 40 unrelated lines above
+/// everything, the spec renamed, a new unkeyed POST, the payout's key removed, keys kept 1 hour
+/// instead of 24, and the fragment's 409 without its Retry-After.
 fn change(top: &Path) {
     let mut api = String::new();
     for i in 0..40 {
@@ -448,30 +412,9 @@ fn json_and_sarif_mark_each_finding_against_the_base() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("base.sarif");
     std::fs::write(&path, &out).unwrap();
-    validate(&path);
-}
-
-/// Microsoft's SARIF validator on `path`, when `tools/sarif` is installed (`.ci/run` does it).
-fn validate(path: &Path) {
-    let validator = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tools/sarif/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool");
-    if !validator.is_file() {
-        eprintln!("skipped: the SARIF validator is not installed (cd tools/sarif && npm ci)");
-        return;
+    if let Some(validator) = common::sarif_validator() {
+        common::assert_valid_sarif(&validator, &[path]);
     }
-    let out = Command::new(&validator)
-        .arg("validate")
-        .arg(path)
-        .output()
-        .expect("the validator runs");
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    assert!(text.contains("Analysis completed successfully"), "{text}");
-    let problems: Vec<&str> = text
-        .lines()
-        .filter(|l| l.contains(": error ") || l.contains(": warning "))
-        .collect();
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]

@@ -7,9 +7,13 @@
 //! [`assert_reads_well`] takes any page's path, so the page of `review --base` can be held to
 //! the same checks.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+use common::git;
 
 /// Writes `review <args> --format html` to `page`.
 fn review_html(args: &[&str], page: &Path) {
@@ -313,25 +317,6 @@ fn names_with_no_place_to_break_wrap_inside_their_column() {
     };
     assert_eq!(rows(&dom), 2);
     assert!(dom.contains("<code>add_to_the_balance_an_amount_given_in_the_body_of_this_request_with_a_long_name</code>"));
-}
-
-/// `git` in `dir`, as a test's own user.
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.com")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.com")
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! SARIF 2.1.0: parses back with `serde-sarif`, locations are exact, suppressed findings stay
 //! present as suppressed, and fingerprints survive lines moving.
 
+mod common;
+
 use assert_cmd::Command;
 use serde_sarif::sarif::Sarif;
 
@@ -135,21 +137,11 @@ fn fingerprints_survive_lines_above_and_change_with_the_operation() {
     assert_ne!(before, other, "another operation is another finding");
 }
 
-/// Microsoft's validator, when `tools/sarif` has been installed (`.ci/run` does it).
-fn validator() -> Option<std::path::PathBuf> {
-    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tools/sarif/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool");
-    if p.is_file() {
-        Some(p)
-    } else {
-        eprintln!("skipped: the SARIF validator is not installed (cd tools/sarif && npm ci)");
-        None
-    }
-}
-
 #[test]
 fn microsofts_validator_accepts_the_sarif_of_every_corpus_document() {
-    let Some(validator) = validator() else { return };
+    let Some(validator) = common::sarif_validator() else {
+        return;
+    };
     let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
     let mut inputs: Vec<String> = vec![
         "fixtures/rules/unused-suppression/good_used.yaml".into(),
@@ -190,20 +182,7 @@ fn microsofts_validator_accepts_the_sarif_of_every_corpus_document() {
         std::fs::write(&path, out.stdout).unwrap();
         files.push(path);
     }
-    let out = std::process::Command::new(&validator)
-        .arg("validate")
-        .args(&files)
-        .output()
-        .expect("the validator runs");
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    assert!(text.contains("Analysis completed successfully"), "{text}");
-    // The validator exits 0 even when it reports errors: read what it says.
-    let problems: Vec<&str> = text
-        .lines()
-        .filter(|l| l.contains(": error ") || l.contains(": warning "))
-        .collect();
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    common::assert_valid_sarif(&validator, &files);
 }
 
 #[test]
@@ -325,17 +304,10 @@ fn a_fix_is_a_sarif_fix_and_a_json_fix() {
     );
     assert!(v["findings"][1].get("fix").is_none());
 
-    if let Some(validator) = validator() {
+    if let Some(validator) = common::sarif_validator() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("fix.sarif");
         std::fs::write(&path, &text).unwrap();
-        let out = std::process::Command::new(&validator)
-            .arg("validate")
-            .arg(&path)
-            .output()
-            .expect("the validator runs");
-        let said = String::from_utf8_lossy(&out.stdout).to_string()
-            + &String::from_utf8_lossy(&out.stderr);
-        assert!(said.contains("Analysis completed successfully"), "{said}");
+        common::assert_valid_sarif(&validator, &[path]);
     }
 }

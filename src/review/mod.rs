@@ -2,6 +2,9 @@
 //! each answer citing where in the spec it comes from, plus an API-level summary. Markdown for a
 //! pull-request comment, or one self-contained HTML page.
 
+use std::collections::HashMap;
+use std::path::Path;
+
 use crate::catalogue::RuleId;
 use crate::diagnostic::Severity;
 use crate::engine::Linted;
@@ -9,7 +12,7 @@ use crate::idempotency::json_patch_ops;
 use crate::idempotency::{fixed_value_body, stated_lifetime};
 use crate::model::{Method, Operation};
 use crate::resolve::{Bundle, Location};
-use crate::source::Node;
+use crate::source::{Node, Span};
 
 /// How an answer reads for a reviewer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -140,6 +143,7 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
         gaps: Vec::new(),
     };
     let api_codes = crate::retry::ApiErrorCodes::new(bundle);
+    let mut contract = contract_notes(d);
     for op in &api.operations {
         let of = facts.of(op);
         let carrier = of.carriers.first();
@@ -556,7 +560,9 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
             identity: op.display(),
             at: place(op.key),
             answers: [q1, q2, q3, q4, q5],
-            contract: contract_notes(d, op),
+            contract: contract
+                .remove(&(bundle.file(op.key.file).source.path.as_path(), op.key.span))
+                .unwrap_or_default(),
         });
     }
     out.carriers.sort_by_key(|c| std::cmp::Reverse(c.1));
@@ -580,24 +586,28 @@ pub fn review_document(d: &Linted<'_>) -> ApiReview {
     out
 }
 
-/// The contract-change findings about `op` (in a run against a base).
-fn contract_notes(d: &Linted<'_>, op: &Operation<'_>) -> Vec<change::ChangeNote> {
-    let path = &d.bundle.file(op.key.file).source.path;
-    d.findings
-        .iter()
-        .filter(|f| {
-            f.rule.meta().category == crate::filter::CONTRACT_CHANGE
-                && f.operation_at
-                    .as_ref()
-                    .is_some_and(|(p, span)| **p == **path && *span == op.key.span)
-        })
-        .map(|f| change::ChangeNote {
-            rule: f.rule.to_string(),
-            severity: f.severity,
-            message: f.message.clone(),
-            at: format!("{}:{}:{}", f.file(), f.line, f.column),
-        })
-        .collect()
+/// The contract-change findings of a document (in a run against a base), by the method key of
+/// the operation each is about: gathered once, not searched for each operation.
+fn contract_notes<'a>(d: &Linted<'a>) -> HashMap<(&'a Path, Span), Vec<change::ChangeNote>> {
+    let mut notes: HashMap<(&'a Path, Span), Vec<change::ChangeNote>> = HashMap::new();
+    for f in d.findings {
+        if f.rule.meta().category != crate::filter::CONTRACT_CHANGE {
+            continue;
+        }
+        let Some((path, span)) = &f.operation_at else {
+            continue;
+        };
+        notes
+            .entry((&**path, *span))
+            .or_default()
+            .push(change::ChangeNote {
+                rule: f.rule.to_string(),
+                severity: f.severity,
+                message: f.message.clone(),
+                at: format!("{}:{}:{}", f.file(), f.line, f.column),
+            });
+    }
+    notes
 }
 
 /// A 2xx response that says a retry gets the first result (or declares `Idempotent-Replayed`).

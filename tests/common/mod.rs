@@ -104,3 +104,56 @@ pub fn check_spec_json(spec: &str, config: &str) -> serde_json::Value {
     }
     check_json(dir.path(), &[])
 }
+
+/// `git` in `dir` as a test's own user (no system configuration, no signing), its output;
+/// panics, with git's message, when it fails.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.com")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.com")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Microsoft's SARIF validator, when `tools/sarif` has been installed (`.ci/run` does it); the
+/// test skips, saying so, when it has not.
+pub fn sarif_validator() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tools/sarif/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool");
+    if p.is_file() {
+        Some(p)
+    } else {
+        eprintln!("skipped: the SARIF validator is not installed (cd tools/sarif && npm ci)");
+        None
+    }
+}
+
+/// The validator accepts every one of `files`, with no error and no warning.
+pub fn assert_valid_sarif(validator: &Path, files: &[PathBuf]) {
+    let out = std::process::Command::new(validator)
+        .arg("validate")
+        .args(files)
+        .output()
+        .expect("the validator runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("Analysis completed successfully"), "{text}");
+    // The validator exits 0 even when it reports errors: read what it says.
+    let problems: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains(": error ") || l.contains(": warning "))
+        .collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
