@@ -67,6 +67,8 @@ pub struct Diagnostic {
     pub deprecated_advice: bool,
     /// The change that resolves the finding, when the rule knows one.
     pub fix: Option<Box<Fix>>,
+    /// Why a rule that has fixes gives none for this finding (the place is a YAML anchor's).
+    pub no_fix: Option<Cow<'static, str>>,
     /// A contract-change finding's place in the version it compares with (the base).
     pub before: Option<Box<Place>>,
 }
@@ -102,6 +104,7 @@ impl Diagnostic {
             shared_gap: None,
             deprecated_advice: false,
             fix: None,
+            no_fix: None,
             before: None,
         }
     }
@@ -115,6 +118,15 @@ impl Diagnostic {
     /// Proposes `fix` for the finding.
     pub fn with_fix(mut self, fix: Fix) -> Self {
         self.fix = Some(Box::new(fix));
+        self
+    }
+
+    /// Proposes the fix built for the finding, or says why there is none.
+    pub fn with_fix_or(mut self, fix: Result<Fix, Cow<'static, str>>) -> Self {
+        match fix {
+            Ok(fix) => self.fix = Some(Box::new(fix)),
+            Err(why) => self.no_fix = Some(why),
+        }
         self
     }
 

@@ -457,6 +457,7 @@ impl Resolving {
             source: Arc::clone(&file.source),
             span: d.primary.span,
             fix,
+            no_fix: d.no_fix,
             before: d.before,
             change: None,
         }

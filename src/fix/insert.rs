@@ -1,70 +1,165 @@
-//! Edits that add an entry to a mapping, written in the file's own style ([`Style`]): a block
-//! mapping gets a line at its entries' column, a flow mapping (`{a: 1}`) an entry before its
-//! `}`, a JSON object a member after its last, with the comma and the indentation its members
-//! have. The bytes around the insertion are left as they are: comments, blank lines, the
-//! file's line ends.
+//! Edits that add an entry to a mapping or an item to a sequence, written in the file's own
+//! style ([`Style`]): a block mapping gets lines at its entries' column, a flow mapping
+//! (`{a: 1}`) an entry before its `}`, a JSON object a member after its last, with the comma and
+//! the indentation its members have; sequences likewise. The bytes around the insertion are left
+//! as they are: comments, blank lines, the file's line ends.
 
 use super::style::Style;
+use super::value::{self, Value};
 use crate::source::{Node, Span};
 
-/// Where and what to insert so that `map` (a mapping of `text`) gains `key: value`, with
-/// `value` written on one line (a scalar, or a flow collection). `json`: the file is JSON, and
-/// `key` and `value` are written as JSON. `None` when `map` is no mapping of the text.
+/// Where and what to insert so that `map` (a mapping of `text`) gains `key: value`. `json`: the
+/// file is JSON. `None` when `map` is no mapping of the text.
 pub fn entry(
     text: &str,
     map: &Node,
     key: &str,
-    value: &str,
+    value: &Value,
     style: &Style,
     json: bool,
 ) -> Option<(Span, String)> {
     let entries = map.as_map()?;
-    let start = map.span.start as usize;
-    let end = map.span.end as usize;
-    let nl = style.line_end.as_str();
-    let flow = text.as_bytes().get(start) == Some(&b'{');
-    if json || flow {
-        let colon = if json && !style.space_after_colon {
-            ":"
+    let spans: Vec<(usize, usize)> = entries
+        .iter()
+        .map(|e| {
+            let end = e.value.span.end.max(e.key.span.end);
+            (e.key.span.start as usize, end as usize)
+        })
+        .collect();
+    let written = |at: Option<&str>| {
+        if json {
+            format!(
+                "{}{}{}",
+                value::json_str(key),
+                if style.space_after_colon { ": " } else { ":" },
+                value::json(value, style, at)
+            )
         } else {
-            ": "
-        };
-        let close = text[..end].rfind('}')?;
-        let Some(last) = entries.last() else {
-            // `{}`: the member on a line of its own in JSON, inline in YAML's flow style.
+            format!(
+                "{}: {}",
+                value::yaml_key(key, style),
+                value::flow(value, style)
+            )
+        }
+    };
+    let block = |column: &str| value::block_entry(key, value, column, style);
+    add(text, map, &spans, b'{', b'}', written, block, style, json)
+}
+
+/// Where and what to insert so that `seq` (a sequence of `text`) gains `item` at its end.
+pub fn item(
+    text: &str,
+    seq: &Node,
+    item: &Value,
+    style: &Style,
+    json: bool,
+) -> Option<(Span, String)> {
+    let items = seq.as_seq()?;
+    let spans: Vec<(usize, usize)> = items
+        .iter()
+        .map(|i| (i.span.start as usize, i.span.end as usize))
+        .collect();
+    let written = |at: Option<&str>| {
+        if json {
+            value::json(item, style, at)
+        } else {
+            value::flow(item, style)
+        }
+    };
+    let block = |column: &str| value::block_item(item, column, style);
+    // A block sequence's item starts after its `- `: the dash is the item's column.
+    let mut spans = spans;
+    if !(json || text.as_bytes().get(seq.span.start as usize) == Some(&b'[')) {
+        let last = spans.last_mut()?;
+        let dash = text[..last.0].trim_end_matches([' ', '\t']);
+        if !dash.ends_with('-') {
+            return None;
+        }
+        last.0 = dash.len() - 1;
+    }
+    add(text, seq, &spans, b'[', b']', written, block, style, json)
+}
+
+/// The insertion into a collection whose members span `spans` (start, end), opened by `open`
+/// and closed by `close` when in flow style or JSON. `written(pretty)`: the member in flow
+/// style or JSON (spread over lines from the indentation given); `block(column)`: the member as
+/// block YAML whose first line is at `column`.
+#[allow(clippy::too_many_arguments)]
+fn add(
+    text: &str,
+    node: &Node,
+    spans: &[(usize, usize)],
+    open: u8,
+    close: u8,
+    written: impl Fn(Option<&str>) -> String,
+    block: impl Fn(&str) -> String,
+    style: &Style,
+    json: bool,
+) -> Option<(Span, String)> {
+    let start = node.span.start as usize;
+    let end = (node.span.end as usize).min(text.len());
+    let nl = style.line_end.as_str();
+    let flow = text.as_bytes().get(start) == Some(&open);
+    if json || flow {
+        let close_at = text[..end].rfind(char::from(close))?;
+        let Some(&(last_start, last_end)) = spans.last() else {
+            // Empty: the member on a line of its own in JSON, inline in YAML's flow style.
             return Some(if json {
                 let outer = indentation_of(text, start);
+                let inner = format!("{outer}{}", style.indent);
                 (
-                    Span::new(close, close),
-                    format!("{nl}{outer}{}{key}{colon}{value}{nl}{outer}", style.indent),
+                    Span::new(close_at, close_at),
+                    format!("{nl}{inner}{}{nl}{outer}", written(Some(&inner))),
                 )
             } else {
-                (Span::new(close, close), format!("{key}{colon}{value}"))
+                (Span::new(close_at, close_at), written(None))
             });
         };
-        let after = last.value.span.end as usize;
-        let on_own_lines = text[start..last.key.span.start as usize].contains('\n');
-        let separator = if on_own_lines {
-            format!(
-                ",{nl}{}",
-                indentation_of(text, last.key.span.start as usize)
-            )
+        let on_own_lines = text[start..last_start].contains('\n');
+        let (separator, pretty) = if on_own_lines {
+            let column = indentation_of(text, last_start);
+            (format!(",{nl}{column}"), Some(column))
         } else if json && !style.space_after_colon {
             // (Compact JSON: no space after a comma either.)
-            ",".to_string()
+            (",".to_string(), None)
         } else {
-            ", ".to_string()
+            (", ".to_string(), None)
         };
+        let member = written(pretty.as_deref().filter(|_| json));
         return Some((
-            Span::new(after, after),
-            format!("{separator}{key}{colon}{value}"),
+            Span::new(last_end, last_end),
+            format!("{separator}{member}"),
         ));
     }
-    // A block mapping: a line at the column of its entries, after the line its last entry ends
-    // on (a comment at the end of that line stays with it).
-    let last = entries.last()?;
-    let column = indentation_of(text, last.key.span.start as usize);
-    let value_end = (last.value.span.end as usize).max(last.key.span.end as usize);
+    // Block style: lines at the column of the members, after the line the last one ends on (a
+    // comment at the end of that line stays with it).
+    let &(last_start, last_end) = spans.last()?;
+    let column = column_of(text, last_start);
+    after_line(text, last_end, &block(&column), &column, style)
+}
+
+/// The column `at` is at, as the whitespace that puts a new line's text there: the line's own
+/// indentation when `at` starts its text, else as many spaces as characters before it (the first
+/// key of a map that is a sequence item, after its `- `).
+fn column_of(text: &str, at: usize) -> String {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[line_start..at];
+    if before.bytes().all(|b| b == b' ' || b == b'\t') {
+        before.to_string()
+    } else {
+        " ".repeat(before.chars().count())
+    }
+}
+
+/// `lines` (their first at `column`) inserted after the line `value_end` falls on.
+fn after_line(
+    text: &str,
+    value_end: usize,
+    lines: &str,
+    column: &str,
+    style: &Style,
+) -> Option<(Span, String)> {
+    let nl = style.line_end.as_str();
     let line_end = if value_end > 0 && text.as_bytes()[value_end - 1] == b'\n' {
         value_end
     } else {
@@ -74,7 +169,7 @@ pub fn entry(
                 return Some((
                     Span::new(text.len(), text.len()),
                     format!(
-                        "{nl}{column}{key}: {value}{}",
+                        "{nl}{column}{lines}{}",
                         if style.final_newline { nl } else { "" }
                     ),
                 ));
@@ -83,7 +178,7 @@ pub fn entry(
     };
     Some((
         Span::new(line_end, line_end),
-        format!("{column}{key}: {value}{nl}"),
+        format!("{column}{lines}{nl}"),
     ))
 }
 
@@ -103,8 +198,12 @@ mod tests {
     use crate::limits::Limits;
     use crate::source::{Format, SourceFile};
 
+    fn busy() -> Value {
+        Value::map([("description", Value::str("busy"))])
+    }
+
     /// `text` with `key: value` added to the mapping at the path of keys `at`.
-    fn added(text: &str, at: &[&str], key: &str, value: &str) -> String {
+    fn added(text: &str, at: &[&str], key: &str, value: Value) -> String {
         let json = text.trim_start().starts_with('{') && !at.is_empty() && text.contains("\":");
         let format = if json { Format::Json } else { Format::Yaml };
         let file = SourceFile::new("t".into(), "t".into(), text.to_string(), format);
@@ -114,7 +213,7 @@ mod tests {
             node = node.get(k).expect("the path is there");
         }
         let style = sniff(text, json);
-        let (span, insert) = entry(text, node, key, value, &style, json).expect("a mapping");
+        let (span, insert) = entry(text, node, key, &value, &style, json).expect("a mapping");
         let mut out = text.to_string();
         out.replace_range(span.start as usize..span.end as usize, &insert);
         // What was added still parses, and has the entry.
@@ -123,8 +222,7 @@ mod tests {
         for k in at {
             node = node.get(k).unwrap().clone();
         }
-        let bare = key.trim_matches(['"', '\'']);
-        assert!(node.get(bare).is_some(), "{out}");
+        assert!(node.get(key).is_some(), "{out}");
         out
     }
 
@@ -133,15 +231,10 @@ mod tests {
         let text = "paths:\n  /a:\n    post:\n      responses:\n        '201':\n          \
                     description: ok   # made\n        # the end of responses\nx: 1\n";
         assert_eq!(
-            added(
-                text,
-                &["paths", "/a", "post", "responses"],
-                "'409'",
-                "{description: busy}"
-            ),
+            added(text, &["paths", "/a", "post", "responses"], "409", busy()),
             "paths:\n  /a:\n    post:\n      responses:\n        '201':\n          \
-             description: ok   # made\n        '409': {description: busy}\n        # the end of \
-             responses\nx: 1\n"
+             description: ok   # made\n        '409':\n          description: busy\n        \
+             # the end of responses\nx: 1\n"
         );
     }
 
@@ -151,11 +244,11 @@ mod tests {
         // value): the entry goes after it.
         let text = "a:\n  b: |\n    line one\n    line two\n\nz: 1\n";
         assert_eq!(
-            added(text, &["a"], "c", "2"),
+            added(text, &["a"], "c", Value::Int(2)),
             "a:\n  b: |\n    line one\n    line two\n\n  c: 2\nz: 1\n"
         );
         let kept = "a:\n  b: |+\n    kept\n\nz: 1\n";
-        let out = added(kept, &["a"], "c", "2");
+        let out = added(kept, &["a"], "c", Value::Int(2));
         assert_eq!(out, "a:\n  b: |+\n    kept\n\n  c: 2\nz: 1\n");
         let parsed = SourceFile::new("t".into(), "t".into(), out, Format::Yaml)
             .parse(&Limits::default())
@@ -168,7 +261,7 @@ mod tests {
         assert_eq!(b, Some("kept\n\n"), "the kept lines are still the value's");
         let folded = "a:\n  b: >-\n    folded\n    text\nz: 1\n";
         assert_eq!(
-            added(folded, &["a"], "c", "2"),
+            added(folded, &["a"], "c", Value::Int(2)),
             "a:\n  b: >-\n    folded\n    text\n  c: 2\nz: 1\n"
         );
     }
@@ -177,25 +270,23 @@ mod tests {
     fn crlf_and_no_final_newline_are_kept() {
         let text = "a:\r\n  b: 1\r\n  c: 2";
         assert_eq!(
-            added(text, &["a"], "d", "3"),
+            added(text, &["a"], "d", Value::Int(3)),
             "a:\r\n  b: 1\r\n  c: 2\r\n  d: 3"
         );
         let text = "a:\r\n  b: 1\r\n";
-        assert_eq!(added(text, &["a"], "d", "3"), "a:\r\n  b: 1\r\n  d: 3\r\n");
+        assert_eq!(
+            added(text, &["a"], "d", Value::Int(3)),
+            "a:\r\n  b: 1\r\n  d: 3\r\n"
+        );
     }
 
     #[test]
     fn a_flow_mapping_gets_an_entry_before_its_brace() {
         assert_eq!(
-            added(
-                "r: {'201': {description: ok}}\n",
-                &["r"],
-                "'409'",
-                "{description: busy}"
-            ),
+            added("r: {'201': {description: ok}}\n", &["r"], "409", busy()),
             "r: {'201': {description: ok}, '409': {description: busy}}\n"
         );
-        assert_eq!(added("r: {}\n", &["r"], "a", "1"), "r: {a: 1}\n");
+        assert_eq!(added("r: {}\n", &["r"], "a", Value::Int(1)), "r: {a: 1}\n");
     }
 
     #[test]
@@ -203,24 +294,76 @@ mod tests {
         let text =
             "{\n    \"responses\": {\n        \"201\": {\"description\": \"ok\"}\n    }\n}\n";
         assert_eq!(
-            added(
-                text,
-                &["responses"],
-                "\"409\"",
-                "{\"description\": \"busy\"}"
-            ),
+            added(text, &["responses"], "409", busy()),
             "{\n    \"responses\": {\n        \"201\": {\"description\": \"ok\"},\n        \
-             \"409\": {\"description\": \"busy\"}\n    }\n}\n"
+             \"409\": {\n            \"description\": \"busy\"\n        }\n    }\n}\n"
         );
         let compact = "{\"r\":{\"a\":1}}";
         assert_eq!(
-            added(compact, &["r"], "\"b\"", "2"),
+            added(compact, &["r"], "b", Value::Int(2)),
             "{\"r\":{\"a\":1,\"b\":2}}"
         );
         let empty = "{\n  \"r\": {}\n}\n";
         assert_eq!(
-            added(empty, &["r"], "\"b\"", "2"),
+            added(empty, &["r"], "b", Value::Int(2)),
             "{\n  \"r\": {\n    \"b\": 2\n  }\n}\n"
+        );
+    }
+
+    fn appended(text: &str, at: &[&str], value: Value) -> String {
+        let json = text.starts_with('{');
+        let format = if json { Format::Json } else { Format::Yaml };
+        let parse = |t: &str| {
+            SourceFile::new("t".into(), "t".into(), t.to_string(), format)
+                .parse(&Limits::default())
+                .expect("parses")
+                .root
+        };
+        let root = parse(text);
+        let mut node = &root;
+        for k in at {
+            node = node.get(k).expect("the path is there");
+        }
+        let before = node.items().len();
+        let style = sniff(text, json);
+        let (span, insert) = item(text, node, &value, &style, json).expect("a sequence");
+        let mut out = text.to_string();
+        out.replace_range(span.start as usize..span.end as usize, &insert);
+        let mut node = parse(&out);
+        for k in at {
+            node = node.get(k).unwrap().clone();
+        }
+        assert_eq!(node.items().len(), before + 1, "{out}");
+        out
+    }
+
+    fn key_ref() -> Value {
+        Value::reference("#/components/parameters/IdempotencyKey")
+    }
+
+    #[test]
+    fn a_block_sequence_gets_an_item_at_its_dash() {
+        let text = "parameters:\n  - name: a\n    in: query\n  # more\nx: 1\n";
+        assert_eq!(
+            appended(text, &["parameters"], key_ref()),
+            "parameters:\n  - name: a\n    in: query\n  - $ref: \
+             '#/components/parameters/IdempotencyKey'\n  # more\nx: 1\n"
+        );
+        let flush = "parameters:\n- $ref: '#/a'\nx: 1\n";
+        assert_eq!(
+            appended(flush, &["parameters"], key_ref()),
+            "parameters:\n- $ref: '#/a'\n- $ref: '#/components/parameters/IdempotencyKey'\nx: 1\n"
+        );
+    }
+
+    #[test]
+    fn flow_and_json_sequences() {
+        assert_eq!(appended("p: [a]\n", &["p"], Value::str("b")), "p: [a, b]\n");
+        assert_eq!(appended("p: []\n", &["p"], Value::str("b")), "p: [b]\n");
+        assert_eq!(
+            appended("{\n  \"p\": [\n    1\n  ]\n}", &["p"], key_ref()),
+            "{\n  \"p\": [\n    1,\n    {\n      \"$ref\": \
+             \"#/components/parameters/IdempotencyKey\"\n    }\n  ]\n}"
         );
     }
 }

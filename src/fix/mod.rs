@@ -13,8 +13,11 @@
 //! autofix work; this module holds the type and the rules of application, which every front end
 //! (`--fix`, an editor's code action) shares.
 
+pub mod editor;
 pub mod insert;
+pub mod remove;
 pub mod style;
+pub mod value;
 
 use crate::resolve::FileId;
 use crate::source::Span;
@@ -55,6 +58,26 @@ pub struct Fix {
     pub title: String,
     pub applicability: Applicability,
     pub edits: Vec<Edit>,
+}
+
+impl Fix {
+    /// A fix `--fix` applies.
+    pub fn safe(title: impl Into<String>, edits: Vec<Edit>) -> Fix {
+        Fix {
+            title: title.into(),
+            applicability: Applicability::Safe,
+            edits,
+        }
+    }
+
+    /// A fix only `--unsafe-fixes` applies.
+    pub fn unsafe_(title: impl Into<String>, edits: Vec<Edit>) -> Fix {
+        Fix {
+            title: title.into(),
+            applicability: Applicability::Unsafe,
+            edits,
+        }
+    }
 }
 
 /// Which fixes one pass applies: indexes into the fixes given to [`plan`], in the order given.

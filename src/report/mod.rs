@@ -59,6 +59,8 @@ pub struct Finding {
     pub span: Span,
     /// The change that resolves the finding, when its rule proposes one.
     pub fix: Option<Box<ResolvedFix>>,
+    /// Why the rule, which fixes findings like this one, has no fix for it.
+    pub no_fix: Option<Cow<'static, str>>,
     /// A contract-change finding's place in the base it compares with.
     pub before: Option<Box<crate::diagnostic::Place>>,
     /// How the finding compares with a base (`check --base`); `None` in a run without one.

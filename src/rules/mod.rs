@@ -119,6 +119,8 @@ pub struct Context<'a> {
     base_of: Option<(&'a BaseContracts, String)>,
     base: std::sync::OnceLock<Option<&'a Contract>>,
     versions: std::sync::OnceLock<Vec<Version<'a>>>,
+    /// Builds the rules' fixes in the style of each file.
+    pub editor: crate::fix::editor::Editor<'a>,
 }
 
 /// An operation of the document and its version at the base.
@@ -145,6 +147,7 @@ impl<'a> Context<'a> {
             base_of: None,
             base: std::sync::OnceLock::new(),
             versions: std::sync::OnceLock::new(),
+            editor: crate::fix::editor::Editor::new(bundle),
         }
     }
 

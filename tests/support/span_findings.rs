@@ -170,6 +170,7 @@ pub fn report(b: &mut Bytes) -> Report {
             source: Arc::clone(&source),
             span,
             fix,
+            no_fix: None,
             before: None,
             change: None,
         });
