@@ -936,7 +936,13 @@ fn would_fix(
     mode: crate::fix::run::FixMode,
 ) -> String {
     let (_, unsafe_left) = report.fixable();
-    let fixes = |n: usize| if n == 1 { "1 fix".to_string() } else { format!("{n} fixes") };
+    let fixes = |n: usize| {
+        if n == 1 {
+            "1 fix".to_string()
+        } else {
+            format!("{n} fixes")
+        }
+    };
     let mut line = if fixed.applied == 0 {
         "Nothing to fix.".to_string()
     } else {

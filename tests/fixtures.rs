@@ -347,13 +347,7 @@ fn check_fixed(fixture: &Path, report: &Report, scoped: &Options, rule: &str) {
     // The rule's folder, copied: a fixture may `$ref` its neighbours, and the fixes may change
     // them too (only the fixture's own result is compared).
     let dir = tempfile::tempdir().unwrap();
-    let from = fixture.parent().unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        if entry.file_type().unwrap().is_file() {
-            std::fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
-        }
-    }
+    copy_tree(fixture.parent().unwrap(), dir.path());
     let root = std::fs::canonicalize(dir.path()).unwrap();
     let copy = root.join(fixture.file_name().unwrap());
     let opts = Options {
@@ -391,21 +385,43 @@ fn check_fixed(fixture: &Path, report: &Report, scoped: &Options, rule: &str) {
             similar_lines(&want, &text)
         );
     }
-    assert!(after.errors.is_empty(), "{}: {:?}", fixture.display(), after.errors);
     assert!(
-        !after.findings.iter().any(|f| f.rule == rule && f.fix.is_some()),
+        after.errors.is_empty(),
+        "{}: {:?}",
+        fixture.display(),
+        after.errors
+    );
+    assert!(
+        !after
+            .findings
+            .iter()
+            .any(|f| f.rule == rule && f.fix.is_some()),
         "{}: a finding of {rule} with a fix is left after fixing:\n{}",
         fixture.display(),
         common::concise(&after)
     );
-    // Fixing the fixed text again changes nothing.
-    std::fs::write(&copy, &text).unwrap();
+    // Fixing the fixed files again changes nothing.
+    assert!(idemlint::fix::run::write(&fixed.changed).is_empty());
     let (_, again) = fix(&copy);
     assert!(
         again.changed.is_empty(),
         "{}: a second --fix changed it again",
         fixture.display()
     );
+}
+
+/// Copies the folder `from` into `to`, subfolders and all.
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
 }
 
 /// The lines of `want` and `got` that differ, marked `-` and `+`.

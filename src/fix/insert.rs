@@ -299,7 +299,7 @@ mod tests {
         assert_eq!(
             added(text, &["responses"], "409", busy()),
             "{\n    \"responses\": {\n        \"201\": {\"description\": \"ok\"},\n        \
-             \"409\": {\n            \"description\": \"busy\"\n        }\n    }\n}\n"
+             \"409\": {\"description\": \"busy\"}\n    }\n}\n"
         );
         let compact = "{\"r\":{\"a\":1}}";
         assert_eq!(

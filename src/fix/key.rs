@@ -67,9 +67,11 @@ pub fn key_parameter(cx: &Context<'_>) -> Result<KeyParameter, Refusal> {
         .max_by_key(|(n, first, _)| (*n, std::cmp::Reverse(*first)))
         .map(|(_, _, name)| name.to_string());
     if usual.is_none() && in_body > 0 {
-        return Err("the API's other operations take their key in the request body: add the \
+        return Err(
+            "the API's other operations take their key in the request body: add the \
                     same property to this body"
-            .into());
+                .into(),
+        );
     }
     let name = usual.unwrap_or_else(|| "Idempotency-Key".to_string());
     let mut pointers = PointerCache::default();
@@ -85,7 +87,10 @@ pub fn key_parameter(cx: &Context<'_>) -> Result<KeyParameter, Refusal> {
         .max_by_key(|((file, start, _), n)| (**n, std::cmp::Reverse((*file, *start))))
     {
         let root = &bundle.file(*file).root;
-        let pointer = pointers.pointer_to(root, crate::source::Span::new(*start as usize, *end as usize));
+        let pointer = pointers.pointer_to(
+            root,
+            crate::source::Span::new(*start as usize, *end as usize),
+        );
         if !pointer.is_empty() {
             return Ok(KeyParameter {
                 name,
@@ -162,10 +167,7 @@ pub fn key_parameter(cx: &Context<'_>) -> Result<KeyParameter, Refusal> {
         (None, None) => cx.editor.add_entry(
             root,
             "components",
-            &Value::map([(
-                "parameters",
-                Value::map([(component.as_str(), parameter)]),
-            )]),
+            &Value::map([("parameters", Value::map([(component.as_str(), parameter)]))]),
         )?,
     };
     Ok(KeyParameter {

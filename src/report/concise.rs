@@ -52,10 +52,6 @@ pub fn render(report: &Report, opts: &RenderOptions) -> String {
     if !opts.quiet {
         out.push_str(&summary_line(report));
         out.push('\n');
-        if let Some(line) = super::fixable_line(report) {
-            out.push_str(&line);
-            out.push('\n');
-        }
     }
     out
 }

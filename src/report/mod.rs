@@ -399,7 +399,13 @@ pub fn plural(n: usize, word: &str) -> String {
 /// the --fix option` does: `None` when nothing is fixable, or after `--fix` applied what it may.
 pub fn fixable_line(report: &Report) -> Option<String> {
     let (safe, unsafe_) = report.fixable();
-    let fixes = |n: usize| if n == 1 { "1 fix".to_string() } else { format!("{n} fixes") };
+    let fixes = |n: usize| {
+        if n == 1 {
+            "1 fix".to_string()
+        } else {
+            format!("{n} fixes")
+        }
+    };
     match (safe, unsafe_, report.fixes.is_some()) {
         (0, 0, _) => None,
         (0, n, _) => Some(format!(

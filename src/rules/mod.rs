@@ -121,9 +121,8 @@ pub struct Context<'a> {
     versions: std::sync::OnceLock<Vec<Version<'a>>>,
     /// Builds the rules' fixes in the style of each file.
     pub editor: crate::fix::editor::Editor<'a>,
-    key_parameter: std::sync::OnceLock<
-        Result<crate::fix::key::KeyParameter, crate::fix::editor::Refusal>,
-    >,
+    key_parameter:
+        std::sync::OnceLock<Result<crate::fix::key::KeyParameter, crate::fix::editor::Refusal>>,
 }
 
 /// An operation of the document and its version at the base.
