@@ -154,14 +154,18 @@ fn collect(
     let mut ids: HashMap<PathBuf, FileId> = HashMap::new();
     let mut sources: Vec<(PathBuf, String, String)> = Vec::new();
     let mut fixes = Vec::new();
+    // (Asked once a file: a large spec has thousands of fixes in a handful of files.)
+    let mut may_write: HashMap<&Path, bool> = HashMap::new();
     for f in findings {
         let Some(fix) = f.fix.as_deref() else {
             continue;
         };
         if !mode.allows(fix.applicability)
             || fix.edits.iter().any(|e| {
-                let path = &e.source.path;
-                path.to_str().is_some_and(crate::fetch::is_http) || !writable(path)
+                let path = e.source.path.as_path();
+                !*may_write.entry(path).or_insert_with(|| {
+                    !path.to_str().is_some_and(crate::fetch::is_http) && writable(path)
+                })
             })
         {
             continue;
