@@ -298,6 +298,19 @@ pub struct CheckArgs {
     #[arg(long, value_name = "REF", conflicts_with = "write_baseline")]
     pub base: Option<String>,
 
+    /// Apply the fixes that are safe, in place, and report what remains.
+    #[arg(long, conflicts_with_all = ["base", "write_baseline"])]
+    pub fix: bool,
+
+    /// With --fix or --diff: apply unsafe fixes too (they change the contract clients see).
+    #[arg(long)]
+    pub unsafe_fixes: bool,
+
+    /// Print a unified diff of what --fix would change, and change nothing (exit 1 when there
+    /// is something to fix).
+    #[arg(long, conflicts_with_all = ["base", "write_baseline"])]
+    pub diff: bool,
+
     /// With --base: show the unchanged findings too, marked as such.
     #[arg(long, requires = "base")]
     pub show_unchanged: bool,
@@ -717,6 +730,9 @@ fn check(mut args: CheckArgs) -> u8 {
         None => None,
     };
     let opts = Options { baseline, ..opts };
+    if args.fix || args.diff {
+        return fix(&args, &opts, started);
+    }
     let report = match &args.base {
         Some(name) => {
             let base = match crate::change::Base::open(&cwd_now(), name) {
@@ -806,6 +822,143 @@ fn check(mut args: CheckArgs) -> u8 {
         eprint!("{table}");
     }
     exit_code(&report, args.fail_on)
+}
+
+/// `check --fix`, `--diff` and `--fix -`: the fixes applied in passes (see `fix::run`), then
+/// the diff (`--diff`), the fixed document (`-`) or the written files, and the report of what
+/// remains.
+fn fix(args: &CheckArgs, opts: &Options, started: std::time::Instant) -> u8 {
+    let mode = crate::fix::run::FixMode {
+        unsafe_fixes: args.unsafe_fixes,
+    };
+    let from_stdin = args.paths.iter().any(|p| p.as_os_str() == "-");
+    let stdin = if from_stdin {
+        match read_stdin(opts) {
+            Ok(bytes) => Some(bytes),
+            Err(e) => {
+                eprintln!("error: cannot read standard input: {e}");
+                return EXIT_ERROR;
+            }
+        }
+    } else {
+        None
+    };
+    let original = stdin.clone();
+    let (mut report, fixed) = crate::fix::run::run(&args.paths, opts, stdin, mode);
+    if args.diff {
+        print(&crate::fix::run::diff(&fixed.changed));
+        if !args.quiet {
+            for f in &report.findings {
+                if let Some(why) = &f.no_fix {
+                    eprintln!(
+                        "note: {}:{}:{}: {}: no fix: {why}",
+                        f.file(),
+                        f.line,
+                        f.column,
+                        f.rule.as_str()
+                    );
+                }
+            }
+            eprintln!("{}", would_fix(&fixed, &report, mode));
+        }
+        return if !report.errors.is_empty() {
+            EXIT_ERROR
+        } else if fixed.changed.is_empty() {
+            EXIT_OK
+        } else {
+            EXIT_FINDINGS
+        };
+    }
+    if from_stdin {
+        // The document, fixed or as it came, on standard output; the report on stderr.
+        let text = match fixed.changed.first() {
+            Some(c) => c.after.clone().into_bytes(),
+            None => original.unwrap_or_default(),
+        };
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(&text).and_then(|_| out.flush());
+    } else {
+        let failed = crate::fix::run::write(&fixed.changed);
+        for (name, e) in &failed {
+            eprintln!("error: cannot write {name}: {e}");
+        }
+        if !failed.is_empty() {
+            return EXIT_ERROR;
+        }
+    }
+    report.fixes = Some(report::FixSummary {
+        applied: fixed.applied,
+        files: fixed.changed.len(),
+        unfinished: fixed.unfinished,
+    });
+    let render_opts = RenderOptions {
+        quiet: args.quiet,
+        color: use_color(args.color) && args.output.is_none() && !from_stdin,
+        width: terminal_width(),
+    };
+    let write = |out: &mut dyn Write| {
+        if args.statistics {
+            report::statistics::write(&report, args.format == Format::Json, args.quiet, out)
+        } else {
+            report::write(&report, args.format, &render_opts, out)
+        }
+    };
+    let written = if from_stdin && args.output.is_none() {
+        let mut err = std::io::stderr().lock();
+        write(&mut err).map_err(|_| ())
+    } else {
+        emit_with(args.output.as_deref(), write)
+    };
+    if written.is_err() {
+        return EXIT_ERROR;
+    }
+    if fixed.unfinished && !args.quiet {
+        eprintln!(
+            "warning: fixes were still being found after {} passes; run --fix again",
+            crate::fix::run::MAX_PASSES
+        );
+    }
+    if args.timings {
+        eprint!(
+            "{}",
+            report
+                .timings
+                .table(report.documents.len(), started.elapsed(), started.elapsed())
+        );
+    }
+    exit_code(&report, args.fail_on)
+}
+
+/// `--diff`'s closing line: what `--fix` would do.
+fn would_fix(
+    fixed: &crate::fix::run::Fixed,
+    report: &report::Report,
+    mode: crate::fix::run::FixMode,
+) -> String {
+    let (_, unsafe_left) = report.fixable();
+    let fixes = |n: usize| {
+        if n == 1 {
+            "1 fix".to_string()
+        } else {
+            format!("{n} fixes")
+        }
+    };
+    let mut line = if fixed.applied == 0 {
+        "Nothing to fix.".to_string()
+    } else {
+        format!(
+            "Would apply {} in {}.",
+            fixes(fixed.applied),
+            report::plural(fixed.changed.len(), "file")
+        )
+    };
+    if !mode.unsafe_fixes && unsafe_left > 0 {
+        line.push_str(&format!(
+            " {} more with --unsafe-fixes.",
+            fixes(unsafe_left)
+        ));
+    }
+    line
 }
 
 /// `--select` and `--ignore` trimmed, with each category standing for its rules; `false` (said

@@ -295,7 +295,18 @@ fn lint_model(
     // Each diagnostic kept becomes a row at once, rather than a rule's all being held as
     // diagnostics beside their rows (only the shadowable ones wait for the end).
     let mut row = |k: Kept| resolving.row(bundle, k, result);
-    check_each(&cx, |diagnostics| filter.rule(diagnostics, &mut row));
+    let safe_fixes = &config.settings.safe_fixes;
+    check_each(&cx, |diagnostics| {
+        if !safe_fixes.is_empty() {
+            // The configuration takes these rules' fixes as safe.
+            for d in diagnostics.iter_mut() {
+                if let Some(fix) = d.fix.as_mut().filter(|_| safe_fixes.contains(&d.rule)) {
+                    fix.applicability = crate::fix::Applicability::Safe;
+                }
+            }
+        }
+        filter.rule(diagnostics, &mut row)
+    });
     filter.finish(&mut row);
     result.timings.rules += rules_start.elapsed();
 }

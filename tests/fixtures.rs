@@ -217,14 +217,6 @@ fn check_rule(rule: &str) {
     let (mut bad, mut good) = (0, 0);
     for file in fixtures(&Path::new("fixtures/rules").join(rule)) {
         let name = file.file_name().unwrap().to_str().unwrap();
-        // No rule proposes fixes yet. The autofix issue will apply the rule's fixes to the fixture
-        // here and compare the result, byte for byte, with this file.
-        assert_eq!(
-            expected_fixed(&file),
-            None,
-            "{}: no rule proposes fixes yet, so no fixture has a `.fixed` file",
-            file.display()
-        );
         let path = file.to_str().unwrap();
         let mut report = if contract {
             contract_report(&file, &select)
@@ -284,6 +276,9 @@ fn check_rule(rule: &str) {
             );
         }
         insta::assert_snapshot!(format!("{rule}__{name}"), common::concise(&report));
+        if !contract {
+            check_fixed(&file, &report, &scoped, rule);
+        }
     }
     assert!(bad > 0 && good > 0, "{rule} needs bad_ and good_ fixtures");
 }
@@ -330,6 +325,119 @@ fn fixtures(dir: &Path) -> Vec<PathBuf> {
         true
     });
     files
+}
+
+/// The fixture with its rule's fixes applied (safe and unsafe, in passes as `--fix
+/// --unsafe-fixes` applies them, with the rules the fixture is linted with) must be its
+/// `.fixed` file byte for byte; fixing that again changes nothing, and it raises none of the
+/// findings that had a fix. A fixture whose findings have no fix has no `.fixed` file.
+/// `IDEMLINT_UPDATE_FIXED=1` writes the `.fixed` files (read each before committing it).
+fn check_fixed(fixture: &Path, report: &Report, scoped: &Options, rule: &str) {
+    let fixable = report.findings.iter().any(|f| f.fix.is_some());
+    let expected = expected_fixed(fixture);
+    let update = std::env::var_os("IDEMLINT_UPDATE_FIXED").is_some();
+    if !fixable {
+        assert!(
+            expected.is_none(),
+            "{}: no finding has a fix, so there is no `.fixed` file",
+            fixture.display()
+        );
+        return;
+    }
+    // The rule's folder, copied: a fixture may `$ref` its neighbours, and the fixes may change
+    // them too (only the fixture's own result is compared).
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(fixture.parent().unwrap(), dir.path());
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    let copy = root.join(fixture.file_name().unwrap());
+    let opts = Options {
+        root: Some(root.clone()),
+        ..scoped.clone()
+    };
+    let mode = idemlint::fix::run::FixMode { unsafe_fixes: true };
+    let fix = |path: &Path| idemlint::fix::run::run(&[path.to_path_buf()], &opts, None, mode);
+    let (after, fixed) = fix(&copy);
+    let text = fixed
+        .changed
+        .iter()
+        .find(|c| c.path == copy)
+        .map(|c| c.after.clone())
+        .unwrap_or_else(|| panic!("{}: its fixes changed nothing", fixture.display()));
+    let name = fixture.file_name().unwrap().to_str().unwrap();
+    let (stem, ext) = name.rsplit_once('.').unwrap();
+    let fixed_path = fixture.with_file_name(format!("{stem}.fixed.{ext}"));
+    if update {
+        std::fs::write(&fixed_path, &text).unwrap();
+    } else {
+        let expected = expected.unwrap_or_else(|| {
+            panic!(
+                "{}: its findings have fixes, but there is no {} (IDEMLINT_UPDATE_FIXED=1 writes it)",
+                fixture.display(),
+                fixed_path.display()
+            )
+        });
+        let want = std::fs::read_to_string(&expected).unwrap();
+        assert!(
+            text == want,
+            "{}: the fixed text differs from {}:\n{}",
+            fixture.display(),
+            expected.display(),
+            similar_lines(&want, &text)
+        );
+    }
+    assert!(
+        after.errors.is_empty(),
+        "{}: {:?}",
+        fixture.display(),
+        after.errors
+    );
+    assert!(
+        !after
+            .findings
+            .iter()
+            .any(|f| f.rule == rule && f.fix.is_some()),
+        "{}: a finding of {rule} with a fix is left after fixing:\n{}",
+        fixture.display(),
+        common::concise(&after)
+    );
+    // Fixing the fixed files again changes nothing.
+    assert!(idemlint::fix::run::write(&fixed.changed).is_empty());
+    let (_, again) = fix(&copy);
+    assert!(
+        again.changed.is_empty(),
+        "{}: a second --fix changed it again",
+        fixture.display()
+    );
+}
+
+/// Copies the folder `from` into `to`, subfolders and all.
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// The lines of `want` and `got` that differ, marked `-` and `+`.
+fn similar_lines(want: &str, got: &str) -> String {
+    let mut out = String::new();
+    for (i, (a, b)) in want.lines().zip(got.lines()).enumerate() {
+        if a != b {
+            out.push_str(&format!("line {}:\n- {a}\n+ {b}\n", i + 1));
+        }
+    }
+    out.push_str(&format!(
+        "({} lines expected, {} got)",
+        want.lines().count(),
+        got.lines().count()
+    ));
+    out
 }
 
 /// The file that `fixture` should become once the rule's fixes are applied: `bad_<name>.fixed.<ext>`

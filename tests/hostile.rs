@@ -635,9 +635,11 @@ fn a_label_far_along_a_minified_line_is_a_note_not_a_crash() {
    ╰────
   help: send the absolute target value instead (e.g. the new balance), or require an `Idempotency-
         Key` header, or an `If-Match` precondition
+        fix (--fix --unsafe-fixes): Require the `Idempotency-Key` header
         relative change at repro.json:1:70427
 
 Found 1 problem (1 warning) in 1 file (1 operation).
+1 fix available with --fix --unsafe-fixes (they change the contract clients see).
 "##
     );
 }
@@ -739,6 +741,7 @@ fn a_1_mb_yaml_line_is_cut_around_the_span() {
   help: add a required `Idempotency-Key` header parameter (a client-generated UUID) and document
         how long keys are kept; if duplicates are harmless here, say so with `x-idempotency:
         false`
+        fix (--fix --unsafe-fixes): Require the `Idempotency-Key` header
 
 duplicate-key
 
@@ -766,6 +769,7 @@ incremental-update
    ╰────
   help: send the absolute target value instead (e.g. the new balance), or require an `Idempotency-
         Key` header, or an `If-Match` precondition
+        no fix: the operation's `parameters` is not a list written out
         relative change at long.yaml:7:{delta}
 
 invalid-structure
@@ -779,6 +783,7 @@ invalid-structure
    ╰────
 
 Found 4 problems (2 errors, 2 warnings) in 1 file (2 operations).
+1 fix available with --fix --unsafe-fixes (they change the contract clients see).
 ",
         underline = "─".repeat(240 - 24 + 1),
     );
@@ -853,7 +858,20 @@ fn a_50_mb_single_line_spec_renders_in_every_format() {
         match format {
             "text" => {
                 let tail = out.char_indices().rev().nth(300).map_or(0, |(i, _)| i);
-                assert!(out.ends_with(&summary), "{}", &out[tail..]);
+                let fixable = out.lines().next_back().unwrap_or_default();
+                assert!(
+                    fixable.ends_with(
+                        " fixes available with --fix --unsafe-fixes (they change the contract \
+                         clients see)."
+                    ),
+                    "{}",
+                    &out[tail..]
+                );
+                assert!(
+                    out[..out.len() - fixable.len() - 1].ends_with(&summary),
+                    "{}",
+                    &out[tail..]
+                );
                 assert_eq!(count("\n  ⚠ POST /r"), n);
                 assert_eq!(count("\n  × `parameters` must be a sequence"), invalid);
                 assert_eq!(count("╰── relative change\n"), drawn);

@@ -361,11 +361,14 @@ fn statistics_count_findings_per_rule() {
     assert_eq!(code, 1, "exit codes as without --statistics");
     assert_eq!(
         out,
-        "2  error    missing-idempotency-key  POST that changes state but accepts no idempotency key\n\
-         2  warning  missing-idempotency-key  POST that changes state but accepts no idempotency key\n\
+        "2  error    missing-idempotency-key  POST that changes state but accepts no idempotency key \
+         [*]\n\
+         2  warning  missing-idempotency-key  POST that changes state but accepts no idempotency key \
+         [*]\n\
          2  warning  unprotected-patch        PATCH with neither an idempotency key nor an If-Match \
-         precondition\n\
-         Found 6 problems (2 errors, 4 warnings) in 2 files (6 operations).\n"
+         precondition [*]\n\
+         Found 6 problems (2 errors, 4 warnings) in 2 files (6 operations).\n\
+         6 fixes available with --fix --unsafe-fixes (they change the contract clients see).\n"
     );
     let (_, out, _) = run(
         dir.path(),
@@ -387,12 +390,14 @@ fn statistics_count_findings_per_rule() {
                 "rule": "missing-idempotency-key",
                 "severity": "error",
                 "count": 2,
+                "fixable": 2,
                 "summary": "POST that changes state but accepts no idempotency key"
             },
             {
                 "rule": "missing-idempotency-key",
                 "severity": "warning",
                 "count": 2,
+                "fixable": 2,
                 "summary": "POST that changes state but accepts no idempotency key"
             }
         ])

@@ -19,7 +19,7 @@ use crate::suggest::closest;
 /// The names a configuration file may have, looked for in this order.
 pub const CONFIG_NAMES: [&str; 2] = [".idemlint.yaml", ".idemlint.yml"];
 
-const TOP_KEYS: [&str; 10] = [
+const TOP_KEYS: [&str; 11] = [
     "extends",
     "exclude",
     "rules",
@@ -30,6 +30,7 @@ const TOP_KEYS: [&str; 10] = [
     "min-ttl",
     "mismatch-status",
     "overrides",
+    "fix",
 ];
 const OVERRIDE_KEYS: [&str; 3] = ["files", "pointer", "rules"];
 
@@ -334,6 +335,9 @@ impl Reader<'_> {
                 ),
             }
         }
+        if let Some(fix) = root.get("fix") {
+            self.fix(fix, &mut config.settings);
+        }
         if let Some(overrides) = root.get("overrides") {
             match overrides.as_seq() {
                 Some(items) => {
@@ -350,6 +354,42 @@ impl Reader<'_> {
             }
         }
         config
+    }
+
+    /// `fix: {safe: [missing-idempotency-key]}`: rules whose unsafe fixes `--fix` applies as
+    /// if safe (a team that has decided every POST takes the key).
+    fn fix(&mut self, node: &Node, settings: &mut Settings) {
+        let Some(entries) = node.as_map() else {
+            self.error(
+                node.span,
+                "`fix` takes a mapping, e.g. {safe: [missing-idempotency-key]}".to_string(),
+            );
+            return;
+        };
+        for e in entries {
+            if &*e.key.text != "safe" {
+                self.unknown("fix setting", &e.key.text, e.key.span, &["safe"]);
+                continue;
+            }
+            let Some(items) = e.value.as_seq() else {
+                self.error(
+                    e.value.span,
+                    "`fix.safe` takes a list of rule ids, e.g. [missing-idempotency-key]"
+                        .to_string(),
+                );
+                continue;
+            };
+            let ids: Vec<&str> = RuleId::ALL.iter().map(|r| r.as_str()).collect();
+            for item in items {
+                match item.scalar_text().and_then(RuleId::parse) {
+                    Some(rule) => settings.safe_fixes.push(rule),
+                    None => {
+                        let text = item.scalar_text().unwrap_or("this");
+                        self.unknown("rule", text, item.span, &ids);
+                    }
+                }
+            }
+        }
     }
 
     fn levels(&mut self, rules: &Node) -> HashMap<String, Level> {

@@ -29,6 +29,8 @@ pub struct Settings {
     /// Words that, as the head noun of the last path segment or operationId, mean the
     /// operation moves money.
     pub money_words: Vec<String>,
+    /// Rules whose unsafe fixes count as safe (`fix: {safe: [...]}`).
+    pub safe_fixes: Vec<crate::catalogue::RuleId>,
 }
 
 impl Default for Settings {
@@ -76,6 +78,7 @@ impl Default for Settings {
             mismatch_status: "422".to_string(),
             min_ttl_seconds: 24 * 3600,
             money_words: strings(MONEY_WORDS),
+            safe_fixes: Vec::new(),
         }
     }
 }

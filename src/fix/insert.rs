@@ -116,9 +116,12 @@ fn add(
             });
         };
         let on_own_lines = text[start..last_start].contains('\n');
+        // A member beside one written as a collection on one line is written so too.
+        let last = &text[last_start..last_end];
+        let one_line = !last.contains('\n') && last.trim_end().ends_with(['}', ']']);
         let (separator, pretty) = if on_own_lines {
             let column = indentation_of(text, last_start);
-            (format!(",{nl}{column}"), Some(column))
+            (format!(",{nl}{column}"), Some(column).filter(|_| !one_line))
         } else if json && !style.space_after_colon {
             // (Compact JSON: no space after a comma either.)
             (",".to_string(), None)
@@ -296,7 +299,7 @@ mod tests {
         assert_eq!(
             added(text, &["responses"], "409", busy()),
             "{\n    \"responses\": {\n        \"201\": {\"description\": \"ok\"},\n        \
-             \"409\": {\n            \"description\": \"busy\"\n        }\n    }\n}\n"
+             \"409\": {\"description\": \"busy\"}\n    }\n}\n"
         );
         let compact = "{\"r\":{\"a\":1}}";
         assert_eq!(

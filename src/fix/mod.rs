@@ -15,7 +15,9 @@
 
 pub mod editor;
 pub mod insert;
+pub mod key;
 pub mod remove;
+pub mod run;
 pub mod style;
 pub mod value;
 

@@ -23,7 +23,20 @@ struct Json<'a> {
     /// findings (the fixed ones are among `findings`, marked).
     #[serde(skip_serializing_if = "Option::is_none")]
     base: Option<JsonBase<'a>>,
+    /// With `--fix`: how many fixes were applied, in how many files, and how many findings
+    /// left still carry a fix (unsafe ones, without `--unsafe-fixes`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fixes: Option<JsonFixes>,
     summary: Summary,
+}
+
+#[derive(Serialize)]
+struct JsonFixes {
+    applied: usize,
+    files: usize,
+    remaining_fixable: usize,
+    /// Fixes were still being found when the passes ran out.
+    unfinished: bool,
 }
 
 #[derive(Serialize)]
@@ -74,6 +87,10 @@ struct JsonFinding<'a> {
     /// The change that resolves the finding, when its rule proposes one.
     #[serde(skip_serializing_if = "Option::is_none")]
     fix: Option<JsonFix<'a>>,
+    /// Why the rule, which fixes findings like this one, has none for it (the place is shared
+    /// through a YAML anchor, the file was fetched from a URL).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    no_fix: Option<&'a str>,
     /// Against a base (`check --base`): `new`, `fixed` (a finding of the base the change
     /// removed) or `unchanged`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -159,6 +176,8 @@ struct Summary {
     files: usize,
     operations: usize,
     findings: usize,
+    /// Findings that carry a fix (`fix`), safe or not.
+    fixable: usize,
     errors: usize,
     suppressed: usize,
     unchecked: usize,
@@ -182,6 +201,7 @@ fn finding(f: &super::Finding) -> JsonFinding<'_> {
             operation_id: o.operation_id.as_deref(),
         }),
         fingerprint: &f.fingerprint,
+        no_fix: f.no_fix.as_deref(),
         fix: f.fix.as_ref().map(|fix| JsonFix {
             title: &fix.title,
             applicability: fix.applicability.code(),
@@ -265,6 +285,15 @@ pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<(
                 reason: &u.reason,
             })
             .collect(),
+        fixes: report.fixes.as_ref().map(|f| JsonFixes {
+            applied: f.applied,
+            files: f.files,
+            remaining_fixable: {
+                let (safe, unsafe_) = report.fixable();
+                safe + unsafe_
+            },
+            unfinished: f.unfinished,
+        }),
         base: report.base.as_ref().map(|b| JsonBase {
             name: &b.name,
             commit: &b.commit,
@@ -291,6 +320,10 @@ pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<(
             files: report.files,
             operations: report.operations,
             findings: report.findings.len(),
+            fixable: {
+                let (safe, unsafe_) = report.fixable();
+                safe + unsafe_
+            },
             errors: report.errors.len(),
             suppressed: report.suppressed.len(),
             unchecked: report.unchecked(),

@@ -251,6 +251,34 @@ pub struct Report {
     pub baseline: Option<BaselineOutcome>,
     /// How the run compares with a base revision (`check --base`), when one was given.
     pub base: Option<BaseOutcome>,
+    /// What `--fix` applied, when it ran.
+    pub fixes: Option<FixSummary>,
+}
+
+/// What `check --fix` did.
+#[derive(Debug, Clone, Default)]
+pub struct FixSummary {
+    /// Fixes applied.
+    pub applied: usize,
+    /// Files written.
+    pub files: usize,
+    /// Whether fixes were still being found when the passes ran out.
+    pub unfinished: bool,
+}
+
+impl Report {
+    /// The findings shown that carry a fix: those `--fix` applies, and those only
+    /// `--unsafe-fixes` does.
+    pub fn fixable(&self) -> (usize, usize) {
+        let mut counts = (0, 0);
+        for fix in self.findings.iter().filter_map(|f| f.fix.as_deref()) {
+            match fix.applicability {
+                Applicability::Safe => counts.0 += 1,
+                Applicability::Unsafe => counts.1 += 1,
+            }
+        }
+        counts
+    }
 }
 
 /// How a run compared with the same run at a base revision.
@@ -367,6 +395,32 @@ pub fn plural(n: usize, word: &str) -> String {
     }
 }
 
+/// The line under the summary that says what `--fix` would do, as ruff's `[*] 3 fixable with
+/// the --fix option` does: `None` when nothing is fixable, or after `--fix` applied what it may.
+pub fn fixable_line(report: &Report) -> Option<String> {
+    let (safe, unsafe_) = report.fixable();
+    let fixes = |n: usize| {
+        if n == 1 {
+            "1 fix".to_string()
+        } else {
+            format!("{n} fixes")
+        }
+    };
+    match (safe, unsafe_, report.fixes.is_some()) {
+        (0, 0, _) => None,
+        (0, n, _) => Some(format!(
+            "{} available with --fix --unsafe-fixes (they change the contract clients see).",
+            fixes(n)
+        )),
+        (s, 0, _) => Some(format!("[*] {} available with --fix.", fixes(s))),
+        (s, n, _) => Some(format!(
+            "[*] {} available with --fix ({} more with --unsafe-fixes).",
+            fixes(s),
+            n
+        )),
+    }
+}
+
 /// The closing summary line shared by the human formats.
 pub fn summary_line(report: &Report) -> String {
     let mut parts = Vec::new();
@@ -412,6 +466,13 @@ pub fn summary_line(report: &Report) -> String {
             plural(report.files, "file"),
         )
     };
+    if let Some(fixes) = &report.fixes {
+        line.push_str(&format!(
+            " {} fixed, {} remaining.",
+            fixes.applied,
+            report.findings.len()
+        ));
+    }
     if !report.suppressed.is_empty() {
         line.push_str(&format!(" {} suppressed.", report.suppressed.len()));
     }

@@ -12,20 +12,26 @@ struct Row {
     rule: &'static str,
     severity: &'static str,
     count: usize,
+    /// How many of them carry a fix (`--fix`, or `--unsafe-fixes` for unsafe ones).
+    fixable: usize,
     summary: &'static str,
 }
 
 fn rows(report: &Report) -> Vec<Row> {
-    let mut counts: std::collections::HashMap<(&'static str, Severity), usize> = Default::default();
+    let mut counts: std::collections::HashMap<(&'static str, Severity), (usize, usize)> =
+        Default::default();
     for f in &report.findings {
-        *counts.entry((f.rule.as_str(), f.severity)).or_default() += 1;
+        let row = counts.entry((f.rule.as_str(), f.severity)).or_default();
+        row.0 += 1;
+        row.1 += usize::from(f.fix.is_some());
     }
     let mut rows: Vec<Row> = counts
         .into_iter()
-        .map(|((rule, severity), count)| Row {
+        .map(|((rule, severity), (count, fixable))| Row {
             rule,
             severity: severity.as_str(),
             count,
+            fixable,
             summary: crate::rules::meta(rule).summary.as_str(),
         })
         .collect();
@@ -78,14 +84,23 @@ pub fn write(
         )?;
     }
     for r in &rows {
+        // ruff's mark: `[*]` when every finding of the row has a fix, `[n*]` when some do.
+        let mark = match r.fixable {
+            0 => String::new(),
+            n if n == r.count => " [*]".to_string(),
+            n => format!(" [{n}*]"),
+        };
         writeln!(
             out,
-            "{:>count_width$}  {:<7}  {:<rule_width$}  {}",
+            "{:>count_width$}  {:<7}  {:<rule_width$}  {}{mark}",
             r.count, r.severity, r.rule, r.summary
         )?;
     }
     if !quiet {
         writeln!(out, "{}", summary_line(report))?;
+        if let Some(line) = super::fixable_line(report) {
+            writeln!(out, "{line}")?;
+        }
     }
     Ok(())
 }

@@ -59,7 +59,11 @@ pub fn write(
     if opts.quiet {
         return Ok(());
     }
-    writeln!(out, "{}", summary_line(report))
+    writeln!(out, "{}", summary_line(report))?;
+    match super::fixable_line(report) {
+        Some(line) => writeln!(out, "{line}"),
+        None => Ok(()),
+    }
 }
 
 /// One finding as miette draws it: its snippet with the labels in the same file that fit beside
@@ -85,7 +89,20 @@ fn render(handler: &GraphicalReportHandler, f: &Finding) -> String {
         }
     }
     let mut help = f.help.as_deref().unwrap_or_default().to_string();
-    for n in notes {
+    // What `--fix` would do for it, or why it cannot.
+    let fix = match (&f.fix, &f.no_fix) {
+        (Some(fix), _) => Some(format!(
+            "fix ({}): {}",
+            match fix.applicability {
+                crate::fix::Applicability::Safe => "--fix",
+                crate::fix::Applicability::Unsafe => "--fix --unsafe-fixes",
+            },
+            fix.title
+        )),
+        (None, Some(why)) => Some(format!("no fix: {why}")),
+        (None, None) => None,
+    };
+    for n in fix.into_iter().chain(notes) {
         if !help.is_empty() {
             help.push('\n');
         }

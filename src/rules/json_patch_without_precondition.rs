@@ -41,7 +41,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .with_operation(op)
             .with_help(
                 "require `If-Match` with the resource's ETag, or an `Idempotency-Key` header",
-            ),
+            )
+            .with_fix_or(crate::fix::key::fix(cx, op)),
         );
     }
 }

@@ -330,6 +330,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .diagnostic(&RULE, op.key, message)
             .with_operation(op)
             .with_help(help);
+        // (A target-only transition is better answered by documenting its repeat.)
+        if !target_only {
+            d = d.with_fix_or(crate::fix::key::fix(cx, op));
+        }
         if let Some(severity) = severity {
             d = d.with_severity(severity);
         }

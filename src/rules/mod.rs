@@ -121,6 +121,8 @@ pub struct Context<'a> {
     versions: std::sync::OnceLock<Vec<Version<'a>>>,
     /// Builds the rules' fixes in the style of each file.
     pub editor: crate::fix::editor::Editor<'a>,
+    key_parameter:
+        std::sync::OnceLock<Result<crate::fix::key::KeyParameter, crate::fix::editor::Refusal>>,
 }
 
 /// An operation of the document and its version at the base.
@@ -148,6 +150,7 @@ impl<'a> Context<'a> {
             base: std::sync::OnceLock::new(),
             versions: std::sync::OnceLock::new(),
             editor: crate::fix::editor::Editor::new(bundle),
+            key_parameter: std::sync::OnceLock::new(),
         }
     }
 
@@ -187,6 +190,17 @@ impl<'a> Context<'a> {
                 .filter_map(|((op, now), was)| Some(Version { op, now, was: was? }))
                 .collect()
         })
+    }
+
+    /// The key parameter the fixes of an operation without a key refer to, found or planned
+    /// once a document (see [`crate::fix::key`]).
+    pub fn key_parameter(
+        &self,
+    ) -> Result<&crate::fix::key::KeyParameter, crate::fix::editor::Refusal> {
+        self.key_parameter
+            .get_or_init(|| crate::fix::key::key_parameter(self))
+            .as_ref()
+            .map_err(Clone::clone)
     }
 
     /// Why `op` moves money, if it does (see [`Facts::moves_money`]).

@@ -54,7 +54,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     "require an `If-Match` header with the resource's ETag (answer 412 on a \
                      mismatch), or an `Idempotency-Key` header",
                 )
-                .shadowed_by(SAY_MORE),
+                .shadowed_by(SAY_MORE)
+                .with_fix_or(crate::fix::key::fix(cx, op)),
         );
     }
 }

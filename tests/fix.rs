@@ -1,0 +1,334 @@
+//! `check --fix`, `--unsafe-fixes`, `--diff` and `--fix -` as a user runs them: what is written,
+//! what is printed, the exit codes, and what is never touched.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+fn idemlint(dir: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("idemlint").unwrap();
+    cmd.current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "200");
+    cmd
+}
+
+/// A POST that moves money without a key: an unsafe fix (the key parameter).
+const PAYMENTS: &str = "openapi: 3.0.3
+info: {title: Payments, version: '1'}
+paths:
+  /payments:
+    post:
+      summary: Create a payment
+      responses:
+        '201':
+          description: Created
+";
+
+/// What the unsafe fix makes of [`PAYMENTS`].
+const PAYMENTS_FIXED_TAIL: &str = "          description: Created
+      parameters:
+        - $ref: '#/components/parameters/IdempotencyKey'
+components:
+  parameters:
+    IdempotencyKey:
+      name: Idempotency-Key
+      in: header
+      required: true
+";
+
+fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+fn read(dir: &Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join(name)).unwrap()
+}
+
+#[test]
+fn an_unsafe_fix_waits_for_unsafe_fixes_and_then_is_written_once() {
+    let dir = project(&[("api.yaml", PAYMENTS)]);
+    let safe_only = idemlint(dir.path())
+        .args([
+            "check",
+            "api.yaml",
+            "--fix",
+            "--select",
+            "missing-idempotency-key",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&safe_only.stdout);
+    assert_eq!(read(dir.path(), "api.yaml"), PAYMENTS, "unsafe fixes wait");
+    assert!(stdout.contains("0 fixed, 1 remaining."), "{stdout}");
+    assert!(
+        stdout.contains("fix (--fix --unsafe-fixes): Require the `Idempotency-Key` header"),
+        "{stdout}"
+    );
+    assert_eq!(safe_only.status.code(), Some(1));
+
+    let fixed = idemlint(dir.path())
+        .args([
+            "check",
+            "api.yaml",
+            "--fix",
+            "--unsafe-fixes",
+            "--select",
+            "missing-idempotency-key",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&fixed.stdout);
+    assert!(
+        stdout.contains("No problems found") && stdout.contains("1 fixed, 0 remaining."),
+        "{stdout}"
+    );
+    assert_eq!(fixed.status.code(), Some(0));
+    let text = read(dir.path(), "api.yaml");
+    assert!(
+        text.starts_with(&PAYMENTS[..PAYMENTS.len() - "          description: Created\n".len()])
+    );
+    assert!(text.contains(PAYMENTS_FIXED_TAIL), "{text}");
+    // No temporary file is left beside it.
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["api.yaml"]);
+
+    // A second run changes nothing.
+    let again = idemlint(dir.path())
+        .args([
+            "check",
+            "api.yaml",
+            "--fix",
+            "--unsafe-fixes",
+            "--select",
+            "missing-idempotency-key",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(read(dir.path(), "api.yaml"), text);
+    assert!(String::from_utf8_lossy(&again.stdout).contains("0 fixed, 0 remaining."));
+}
+
+#[test]
+fn diff_prints_what_fix_would_do_and_writes_nothing() {
+    let dir = project(&[("api.yaml", PAYMENTS)]);
+    let out = idemlint(dir.path())
+        .args([
+            "check",
+            "api.yaml",
+            "--diff",
+            "--unsafe-fixes",
+            "--select",
+            "missing-idempotency-key",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("--- a/api.yaml\n+++ b/api.yaml\n@@ -7,3 +7,15 @@\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "+      parameters:\n+        - $ref: '#/components/parameters/IdempotencyKey'\n"
+        ),
+        "{stdout}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Would apply 1 fix in 1 file."));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(read(dir.path(), "api.yaml"), PAYMENTS);
+
+    // Without --unsafe-fixes there is nothing to do, and it says what more there is.
+    let out = idemlint(dir.path())
+        .args([
+            "check",
+            "api.yaml",
+            "--diff",
+            "--select",
+            "missing-idempotency-key",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.stdout, b"");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "Nothing to fix. 1 fix more with --unsafe-fixes.\n"
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn fix_from_standard_input_writes_the_fixed_document_to_standard_output() {
+    let dir = project(&[]);
+    let out = idemlint(dir.path())
+        .args([
+            "check",
+            "-",
+            "--fix",
+            "--unsafe-fixes",
+            "--select",
+            "missing-idempotency-key",
+        ])
+        .write_stdin(PAYMENTS)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("openapi: 3.0.3\n"), "{stdout}");
+    assert!(stdout.contains(PAYMENTS_FIXED_TAIL), "{stdout}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 fixed, 0 remaining."));
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+}
+
+#[test]
+fn a_node_shared_through_an_anchor_is_not_edited_and_diff_says_why() {
+    let spec = "openapi: 3.0.3
+info: {title: Anchored, version: '1'}
+paths:
+  /payments:
+    post: &create
+      summary: Create a payment
+      responses:
+        '201': {description: Created}
+  /v2/payments:
+    post: *create
+";
+    let dir = project(&[("api.yaml", spec)]);
+    let out = idemlint(dir.path())
+        .args([
+            "check",
+            "api.yaml",
+            "--diff",
+            "--unsafe-fixes",
+            "--select",
+            "missing-idempotency-key",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "note: api.yaml:5:5: missing-idempotency-key: no fix: it is shared through the YAML \
+             anchor `&create` (line 5): an edit there would change every place that uses it"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(out.stdout, b"");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn a_configuration_may_count_a_rules_fix_safe() {
+    let dir = project(&[
+        ("api.yaml", PAYMENTS),
+        (".idemlint.yaml", "fix: {safe: [missing-idempotency-key]}\n"),
+    ]);
+    let out = idemlint(dir.path())
+        .args([
+            "check",
+            "api.yaml",
+            "--fix",
+            "--select",
+            "missing-idempotency-key",
+        ])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 fixed, 0 remaining."));
+    assert!(read(dir.path(), "api.yaml").contains(PAYMENTS_FIXED_TAIL));
+    let bad = project(&[
+        ("api.yaml", PAYMENTS),
+        (".idemlint.yaml", "fix: {safe: [missing-idempotency-kee]}\n"),
+    ]);
+    let out = idemlint(bad.path())
+        .args(["check", "api.yaml", "--fix"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("did you mean `missing-idempotency-key`?"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn files_outside_the_root_are_never_written_and_a_byte_order_mark_is_kept() {
+    let outside = project(&[(
+        "shared/payments.yaml",
+        "post:\n  summary: Create a payment\n  responses:\n    '201': {description: Created}\n",
+    )]);
+    let root_text = format!(
+        "openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\npaths:\n  /payments:\n    $ref: '{}'\n",
+        outside.path().join("shared/payments.yaml").display()
+    );
+    let dir = project(&[("api.yaml", &root_text)]);
+    let before = read(outside.path(), "shared/payments.yaml");
+    idemlint(dir.path())
+        .args([
+            "check",
+            "api.yaml",
+            "--fix",
+            "--unsafe-fixes",
+            "--allow-outside-root",
+            "--select",
+            "missing-idempotency-key",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(read(outside.path(), "shared/payments.yaml"), before);
+
+    let bom = project(&[]);
+    std::fs::write(bom.path().join("api.yaml"), format!("\u{feff}{PAYMENTS}")).unwrap();
+    idemlint(bom.path())
+        .args([
+            "check",
+            "api.yaml",
+            "--fix",
+            "--unsafe-fixes",
+            "--select",
+            "missing-idempotency-key",
+        ])
+        .output()
+        .unwrap();
+    let bytes = std::fs::read(bom.path().join("api.yaml")).unwrap();
+    assert!(bytes.starts_with(b"\xEF\xBB\xBFopenapi: 3.0.3\n"));
+    assert!(String::from_utf8_lossy(&bytes).contains(PAYMENTS_FIXED_TAIL));
+}
+
+#[test]
+fn statistics_mark_the_fixable_rows() {
+    let dir = project(&[("api.yaml", PAYMENTS)]);
+    let out = idemlint(dir.path())
+        .args([
+            "check",
+            "api.yaml",
+            "--statistics",
+            "--select",
+            "missing-idempotency-key",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("1  error    missing-idempotency-key  "),
+        "{stdout}"
+    );
+    assert!(stdout.lines().next().unwrap().ends_with(" [*]"), "{stdout}");
+    assert!(
+        stdout.contains("1 fix available with --fix --unsafe-fixes"),
+        "{stdout}"
+    );
+}
