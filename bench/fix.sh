@@ -37,7 +37,7 @@ fix = [binary, "check", "--fix", "--unsafe-fixes", "--format", "json", "--fail-o
 
 def timed(argv, ok=(0,)):
     start = time.perf_counter()
-    rc = subprocess.run(argv, stdout=subprocess.DEVNULL).returncode
+    rc = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
     elapsed = time.perf_counter() - start
     if rc not in ok:
         sys.exit(f"{' '.join(argv)} exited with {rc}")
