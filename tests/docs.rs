@@ -535,6 +535,8 @@ fn readme_json_example_has_the_fields_of_a_real_report() {
             "json",
             "--baseline",
             "baseline.json",
+            // (Only safe fixes: the unsafe fix of its finding stays, to be shown.)
+            "--fix",
         ])
         .output()
         .unwrap();
