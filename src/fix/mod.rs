@@ -15,6 +15,7 @@
 
 pub mod editor;
 pub mod insert;
+pub mod key_details;
 pub mod remove;
 pub mod style;
 pub mod value;
