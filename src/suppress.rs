@@ -8,7 +8,11 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::catalogue::RuleId;
-use crate::resolve::{Bundle, FileId, Location};
+use crate::fix::editor::{Editor, Refusal};
+use crate::fix::remove;
+use crate::fix::value::Value as FixValue;
+use crate::fix::{Edit, Fix};
+use crate::resolve::{At, Bundle, FileId, Location};
 use crate::source::{Format, Node, ScalarKind, Span, Value};
 
 pub use crate::resolve::IGNORE_EXTENSION as EXTENSION;
@@ -38,7 +42,45 @@ struct Suppression {
     file: FileId,
     scope: Scope,
     names: Vec<Named>,
+    form: Form,
 }
+
+/// How a suppression is written: what its fix edits.
+#[derive(Debug, Clone, Copy)]
+enum Form {
+    /// An `x-idemlint-ignore` entry, whose key is at `key`, of the object of its scope: a list
+    /// of ids, a map of id to reason, or one string of ids separated by commas.
+    Extension { key: Span },
+    /// A `# idemlint-ignore` comment: its `#`, and where its text ends (before the line end).
+    Comment { hash: usize, end: usize },
+}
+
+/// An id that silenced nothing (or a comment that does not read as a suppression), as
+/// reported: where, the message, and the fix that takes it out of the spec, or why there is
+/// none.
+#[derive(Debug, Clone)]
+pub struct Unused {
+    pub at: Location,
+    pub message: String,
+    pub fix: Result<Fix, Refusal>,
+}
+
+/// What a reported id is, for its fix.
+enum Stale<'s> {
+    Malformed,
+    Named {
+        suppression: &'s Suppression,
+        index: usize,
+        known: bool,
+        /// The closest rule id, for an unknown one.
+        near: Option<&'static str>,
+    },
+}
+
+/// Why a malformed comment has no fix.
+const MALFORMED_NO_FIX: &str = "the comment does not read as a suppression, so which rules it \
+                                meant is not known: rewrite it as `# idemlint-ignore \
+                                <rule-id>: <reason>`, or remove it";
 
 /// Every suppression in a bundle's files.
 #[derive(Debug, Default)]
@@ -126,8 +168,51 @@ impl Suppressions {
     /// The rule ids that silenced nothing, with the reason they are reported. `enabled` says
     /// whether a rule runs at all here: a suppression of a rule that is turned off is not stale.
     pub fn unused(&self, enabled: impl Fn(&str) -> bool) -> Vec<(Location, String)> {
-        let ids: Vec<&str> = RuleId::ALL.iter().map(|r| r.as_str()).collect();
-        let mut out: Vec<(Location, String)> = self
+        self.stale(enabled)
+            .into_iter()
+            .map(|(at, message, _)| (at, message))
+            .collect()
+    }
+
+    /// [`Suppressions::unused`], each with its fix (`bundle` is the one the suppressions were
+    /// collected from):
+    /// - an id that silences nothing is taken out of its suppression, safely (the findings are
+    ///   the same without it); when every id of the suppression silences nothing, the whole
+    ///   suppression goes (the `x-idemlint-ignore` entry, or the comment: alone on its line with
+    ///   its line, after code with the spaces before it). Two such ids are two findings whose
+    ///   fixes each take out their own id, or each the whole suppression (one edit, written
+    ///   once);
+    /// - a misspelt id (an unknown one close to a rule's) is corrected, unsafely: the rule it
+    ///   names is then silenced there;
+    /// - another unknown id is taken out, unsafely (it may name a rule of a newer idemlint);
+    /// - a malformed comment has no fix.
+    pub fn unused_with_fixes(
+        &self,
+        bundle: &Bundle,
+        enabled: impl Fn(&str) -> bool,
+    ) -> Vec<Unused> {
+        let editor = Editor::new(bundle);
+        let enabled = &enabled;
+        self.stale(enabled)
+            .into_iter()
+            .map(|(at, message, stale)| {
+                let fix = match stale {
+                    Stale::Malformed => Err(MALFORMED_NO_FIX.into()),
+                    Stale::Named {
+                        suppression,
+                        index,
+                        known,
+                        near,
+                    } => fix(&editor, suppression, index, known, near, enabled),
+                };
+                Unused { at, message, fix }
+            })
+            .collect()
+    }
+
+    fn stale(&self, enabled: impl Fn(&str) -> bool) -> Vec<(Location, String, Stale<'_>)> {
+        let ids: Vec<&'static str> = RuleId::ALL.iter().map(|r| r.as_str()).collect();
+        let mut out: Vec<(Location, String, Stale<'_>)> = self
             .malformed
             .iter()
             .map(|at| {
@@ -135,22 +220,28 @@ impl Suppressions {
                     *at,
                     "malformed suppression comment: write `# idemlint-ignore <rule-id>: <reason>`"
                         .to_string(),
+                    Stale::Malformed,
                 )
             })
             .collect();
         for s in &self.list {
-            for n in s.names.iter().filter(|n| !n.used) {
+            for (index, n) in s.names.iter().enumerate().filter(|(_, n)| !n.used) {
                 let known = ids.contains(&n.rule.as_str());
                 if known && !enabled(&n.rule) {
                     continue;
                 }
+                let near = if known {
+                    None
+                } else {
+                    crate::suggest::closest(&n.rule, ids.iter().copied())
+                };
                 let message = if known {
                     format!(
                         "suppression of `{}` silences nothing here: remove it",
                         n.rule
                     )
                 } else {
-                    match crate::suggest::closest(&n.rule, ids.iter().copied()) {
+                    match near {
                         Some(near) => format!(
                             "suppression names unknown rule `{}`; did you mean `{near}`?",
                             n.rule
@@ -158,10 +249,326 @@ impl Suppressions {
                         None => format!("suppression names unknown rule `{}`", n.rule),
                     }
                 };
-                out.push((n.at, message));
+                let stale = Stale::Named {
+                    suppression: s,
+                    index,
+                    known,
+                    near,
+                };
+                out.push((n.at, message, stale));
             }
         }
         out
+    }
+}
+
+/// The fix of the id at `index` of `s` (see [`Suppressions::unused_with_fixes`]).
+fn fix(
+    editor: &Editor<'_>,
+    s: &Suppression,
+    index: usize,
+    known: bool,
+    near: Option<&str>,
+    enabled: &dyn Fn(&str) -> bool,
+) -> Result<Fix, Refusal> {
+    let file = editor.bundle().file(s.file);
+    if file.source.path.to_str().is_some_and(crate::fetch::is_http) {
+        return Err("it is in a file fetched from a URL, which idemlint does not write".into());
+    }
+    let rule = &s.names[index].rule;
+    let place = Place::of(editor, s)?;
+    if let Some(near) = near {
+        let edit = place.rename(editor, s, index, near)?;
+        return Ok(Fix::unsafe_(
+            format!("Correct `{rule}` to `{near}`"),
+            vec![edit],
+        ));
+    }
+    let only = place.members(s) == 1;
+    if !known {
+        let edit = if only {
+            place.remove_whole(editor)?
+        } else {
+            place.remove_one(editor, s, index)?
+        };
+        return Ok(Fix::unsafe_(
+            format!("Remove the suppression of unknown rule `{rule}`"),
+            vec![edit],
+        ));
+    }
+    let ids: Vec<&str> = RuleId::ALL.iter().map(|r| r.as_str()).collect();
+    let all_unused = place.members(s) == s.names.len()
+        && s.names
+            .iter()
+            .all(|n| !n.used && ids.contains(&n.rule.as_str()) && enabled(&n.rule));
+    let edit = if all_unused {
+        place.remove_whole(editor)?
+    } else {
+        place.remove_one(editor, s, index)?
+    };
+    Ok(Fix::safe(
+        format!("Remove the unused suppression of `{rule}`"),
+        vec![edit],
+    ))
+}
+
+/// Where a suppression is written, found again in its file's tree.
+enum Place<'b> {
+    Extension {
+        /// The object holding the extension.
+        object: At<'b>,
+        /// The index of the extension's entry in it.
+        entry: usize,
+    },
+    Comment {
+        file: FileId,
+        text: &'b str,
+        hash: usize,
+        end: usize,
+    },
+}
+
+impl<'b> Place<'b> {
+    fn of(editor: &Editor<'b>, s: &Suppression) -> Result<Place<'b>, Refusal> {
+        let file = editor.bundle().file(s.file);
+        match (s.form, &s.scope) {
+            (Form::Comment { hash, end }, _) => Ok(Place::Comment {
+                file: s.file,
+                text: &file.source.text,
+                hash,
+                end,
+            }),
+            (Form::Extension { key }, Scope::Object { object, .. }) => {
+                let node = map_at(&file.root, *object)
+                    .ok_or("the object holding the suppression was not found")?;
+                let entry = node
+                    .entries()
+                    .iter()
+                    .position(|e| e.key.span == key)
+                    .ok_or("the suppression was not found in its object")?;
+                Ok(Place::Extension {
+                    object: At { file: s.file, node },
+                    entry,
+                })
+            }
+            (Form::Extension { .. }, Scope::Line(_)) => {
+                Err("the suppression was not found in its object".into())
+            }
+        }
+    }
+
+    /// The extension's value.
+    fn value(&self) -> Option<At<'b>> {
+        match self {
+            Place::Extension { object, entry } => {
+                Some(object.with(&object.node.entries()[*entry].value))
+            }
+            Place::Comment { .. } => None,
+        }
+    }
+
+    /// How many members `s` (written here) has: its ids, and in a list whatever else is written
+    /// there.
+    fn members(&self, s: &Suppression) -> usize {
+        match self.value() {
+            Some(value) => match &value.node.value {
+                Value::Seq(items) => items.len(),
+                Value::Map(entries) => entries.len(),
+                Value::Scalar(s) => s.text.split(',').filter(|r| !r.trim().is_empty()).count(),
+            },
+            None => s.names.len(),
+        }
+    }
+
+    /// The edit that takes the whole suppression out.
+    fn remove_whole(&self, editor: &Editor<'_>) -> Result<Edit, Refusal> {
+        match *self {
+            Place::Extension { object, entry } => {
+                editor.editable(object)?;
+                let text = &editor.bundle().file(object.file).source.text;
+                let block = text.as_bytes().get(object.node.span.start as usize) != Some(&b'{');
+                if block && object.node.entries().len() == 1 {
+                    return Err(format!(
+                        "`{EXTENSION}` is its object's only entry, which would be left empty"
+                    )
+                    .into());
+                }
+                let span = remove::entry(text, object.node, entry)
+                    .ok_or("the suppression's entry could not be taken out")?;
+                Ok(Edit {
+                    file: object.file,
+                    span,
+                    text: String::new(),
+                })
+            }
+            Place::Comment {
+                file,
+                text,
+                hash,
+                end,
+            } => Ok(Edit {
+                file,
+                span: whole_comment(text, hash, end),
+                text: String::new(),
+            }),
+        }
+    }
+
+    /// The edit that takes the id at `index` of `s` out, the others kept.
+    fn remove_one(
+        &self,
+        editor: &Editor<'_>,
+        s: &Suppression,
+        index: usize,
+    ) -> Result<Edit, Refusal> {
+        let at = s.names[index].at.span;
+        match self {
+            Place::Extension { .. } => {
+                let value = self.value().expect("an extension has a value");
+                match &value.node.value {
+                    Value::Seq(items) => {
+                        let item = items
+                            .iter()
+                            .position(|i| i.span == at)
+                            .ok_or("the id was not found in the list")?;
+                        editor.remove_item(value, item)
+                    }
+                    Value::Map(entries) => {
+                        editor.editable(value)?;
+                        let entry = entries
+                            .iter()
+                            .position(|e| e.key.span == at)
+                            .ok_or("the id was not found in the map")?;
+                        let text = &editor.bundle().file(value.file).source.text;
+                        let span = remove::entry(text, value.node, entry)
+                            .ok_or("the id could not be taken out of the map")?;
+                        Ok(Edit {
+                            file: value.file,
+                            span,
+                            text: String::new(),
+                        })
+                    }
+                    Value::Scalar(_) => {
+                        let rest: Vec<&str> = s
+                            .names
+                            .iter()
+                            .enumerate()
+                            .filter(|(i, _)| *i != index)
+                            .map(|(_, n)| n.rule.as_str())
+                            .collect();
+                        editor.replace_scalar(value, &FixValue::str(rest.join(", ")))
+                    }
+                }
+            }
+            Place::Comment { file, .. } => {
+                // With the comma and the spaces after it, or (the last id) before it.
+                let span = match (s.names.get(index + 1), index.checked_sub(1)) {
+                    (Some(next), _) => Span::new(at.start as usize, next.at.span.start as usize),
+                    (None, Some(before)) => {
+                        Span::new(s.names[before].at.span.end as usize, at.end as usize)
+                    }
+                    (None, None) => return self.remove_whole(editor),
+                };
+                Ok(Edit {
+                    file: *file,
+                    span,
+                    text: String::new(),
+                })
+            }
+        }
+    }
+
+    /// The edit that writes `near` in place of the id at `index` of `s`.
+    fn rename(
+        &self,
+        editor: &Editor<'_>,
+        s: &Suppression,
+        index: usize,
+        near: &str,
+    ) -> Result<Edit, Refusal> {
+        let at = s.names[index].at.span;
+        match self {
+            Place::Extension { .. } => {
+                let value = self.value().expect("an extension has a value");
+                match &value.node.value {
+                    Value::Seq(items) => {
+                        let item = items
+                            .iter()
+                            .find(|i| i.span == at)
+                            .ok_or("the id was not found in the list")?;
+                        editor.replace_scalar(value.with(item), &FixValue::str(near))
+                    }
+                    Value::Map(_) => {
+                        editor.editable(value)?;
+                        let json = editor.bundle().file(value.file).source.format == Format::Json;
+                        let text = if json {
+                            crate::fix::value::json_str(near)
+                        } else {
+                            crate::fix::value::yaml_key(near, editor.style(value.file))
+                        };
+                        Ok(Edit {
+                            file: value.file,
+                            span: at,
+                            text,
+                        })
+                    }
+                    Value::Scalar(_) => {
+                        let ids: Vec<&str> = s
+                            .names
+                            .iter()
+                            .enumerate()
+                            .map(|(i, n)| if i == index { near } else { n.rule.as_str() })
+                            .collect();
+                        editor.replace_scalar(value, &FixValue::str(ids.join(", ")))
+                    }
+                }
+            }
+            Place::Comment { file, .. } => Ok(Edit {
+                file: *file,
+                span: at,
+                text: near.to_string(),
+            }),
+        }
+    }
+}
+
+/// The mapping under `root` whose span is `span`.
+fn map_at(root: &Node, span: Span) -> Option<&Node> {
+    let mut node = root;
+    loop {
+        if node.span == span && node.as_map().is_some() {
+            return Some(node);
+        }
+        node = match &node.value {
+            Value::Map(entries) => &entries.iter().find(|e| e.value.span.contains(span))?.value,
+            Value::Seq(items) => items.iter().find(|i| i.span.contains(span))?,
+            Value::Scalar(_) => return None,
+        };
+    }
+}
+
+/// What to delete so that the comment whose `#` is at `hash` and whose text ends at `end`
+/// goes: alone on its line, the line with its line end (or, on a last line without one, the
+/// line end before it); after code, the comment and the spaces before it.
+fn whole_comment(text: &str, hash: usize, end: usize) -> Span {
+    let line_start = text[..hash].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[line_start..hash];
+    if !before.trim_matches([' ', '\t']).is_empty() {
+        let code_end = line_start + before.trim_end_matches([' ', '\t']).len();
+        return Span::new(code_end, end);
+    }
+    match text[end..].find('\n') {
+        Some(at) => Span::new(line_start, end + at + 1),
+        None => {
+            let mut start = line_start;
+            if start > 0 {
+                start -= 1;
+                if text[..start].ends_with('\r') {
+                    start -= 1;
+                }
+            }
+            Span::new(start, text.len())
+        }
     }
 }
 
@@ -206,6 +613,7 @@ fn walk(node: &Node, key: Option<Span>, file: FileId, out: &mut Vec<Suppression>
                         key,
                     },
                     names,
+                    form: Form::Extension { key: e.key.span },
                 });
             }
             for e in entries {
@@ -376,11 +784,390 @@ fn comments(
             }
             offset += part.len() + 1;
         }
+        // (The match takes the `\r` of a CRLF line end.)
+        let end = whole.end() - usize::from(whole.as_str().ends_with('\r'));
         out.push(Suppression {
             file,
             scope: Scope::Line(line),
             names,
+            form: Form::Comment { hash, end },
         });
     }
     accepted
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fix::{Applicability, apply, plan};
+    use crate::limits::Limits;
+    use crate::resolve::ResolveOptions;
+    use crate::source::SourceFile;
+
+    fn bundle(text: &str) -> Bundle {
+        let format = if text.starts_with('{') {
+            Format::Json
+        } else {
+            Format::Yaml
+        };
+        let path = if format == Format::Json {
+            "/t/spec.json"
+        } else {
+            "/t/spec.yaml"
+        };
+        let source = SourceFile::new(path.into(), "spec".into(), text.to_string(), format);
+        let loaded = source.parse(&Limits::default()).expect("parses");
+        Bundle::load(
+            source,
+            loaded.root,
+            loaded.duplicates,
+            &crate::files::Disk,
+            &ResolveOptions::default(),
+        )
+    }
+
+    /// Whether an id silenced something: given the id and the text of the line it is on.
+    type Used<'u> = &'u dyn Fn(&str, &str) -> bool;
+
+    /// The unused ids of `bundle` (the others are those `used` says silenced something), with
+    /// their fixes.
+    fn unused_where(bundle: &Bundle, used: Used<'_>) -> Vec<Unused> {
+        let mut suppressions = Suppressions::collect(bundle);
+        let source = &bundle.file(Bundle::ROOT).source;
+        for s in &mut suppressions.list {
+            for n in &mut s.names {
+                let line = source.line_col(n.at.span.start as usize).line as usize;
+                let start = source.lines.line_start(line - 1);
+                let text = source.text[start..].lines().next().unwrap_or("");
+                n.used = used(&n.rule, text);
+            }
+        }
+        suppressions.unused_with_fixes(bundle, |_| true)
+    }
+
+    /// The unused ids of `bundle` when the rules `used` silenced something, with their fixes.
+    fn unused(bundle: &Bundle, used: &[&str]) -> Vec<Unused> {
+        unused_where(bundle, &|rule, _| used.contains(&rule))
+    }
+
+    /// The titles of the fixes of `text`'s unused ids (or why there is none), one an id.
+    fn titles(text: &str, used: &[&str]) -> Vec<String> {
+        unused(&bundle(text), used)
+            .into_iter()
+            .map(|u| match u.fix {
+                Ok(fix) => format!("{}: {}", fix.applicability.code(), fix.title),
+                Err(why) => format!("no fix: {why}"),
+            })
+            .collect()
+    }
+
+    /// `text` with the fixes of its unused ids applied in passes (the ids `used` silencing
+    /// something each time), as `--fix` does; unsafe ones too when `unsafe_fixes`. After each
+    /// pass the text still parses; `passes` says how many changed it.
+    fn fixed(text: &str, used: &[&str], unsafe_fixes: bool) -> (String, usize) {
+        fixed_where(text, &|rule, _| used.contains(&rule), unsafe_fixes)
+    }
+
+    /// [`fixed`], with the ids `used` says silenced something.
+    fn fixed_where(text: &str, used: Used<'_>, unsafe_fixes: bool) -> (String, usize) {
+        let mut text = text.to_string();
+        for pass in 0..10 {
+            let bundle = bundle(&text);
+            let fixes: Vec<Fix> = unused_where(&bundle, used)
+                .into_iter()
+                .filter_map(|u| u.fix.ok())
+                .collect();
+            let allowed = |f: &Fix| unsafe_fixes || f.applicability == Applicability::Safe;
+            let plan = plan(&fixes, allowed, |_| Some(text.as_str()));
+            assert!(plan.invalid.is_empty(), "{fixes:#?}");
+            if plan.taken.is_empty() {
+                return (text, pass);
+            }
+            let edits: Vec<&Edit> = plan.taken.iter().flat_map(|&at| &fixes[at].edits).collect();
+            text = apply(&text, &edits).unwrap();
+            // Still a document (`bundle` panics otherwise).
+            let _ = self::bundle(&text);
+        }
+        panic!("not done after 10 passes:\n{text}");
+    }
+
+    const BLOCK: &str = "openapi: 3.1.0\npaths:\n  /orders:\n    get:\n      \
+                         x-idemlint-ignore:\n        - missing-idempotency-key\n        \
+                         - unprotected-patch\n      responses: {}\n";
+
+    #[test]
+    fn a_block_list_whose_ids_are_all_unused_goes_whole_in_one_pass() {
+        assert_eq!(
+            titles(BLOCK, &[]),
+            [
+                "safe: Remove the unused suppression of `missing-idempotency-key`",
+                "safe: Remove the unused suppression of `unprotected-patch`"
+            ]
+        );
+        let (out, passes) = fixed(BLOCK, &[], false);
+        assert_eq!(
+            out,
+            "openapi: 3.1.0\npaths:\n  /orders:\n    get:\n      responses: {}\n"
+        );
+        assert_eq!(passes, 1, "the two fixes are one edit, written once");
+    }
+
+    #[test]
+    fn a_used_id_stays() {
+        assert_eq!(
+            fixed(BLOCK, &["unprotected-patch"], false).0,
+            "openapi: 3.1.0\npaths:\n  /orders:\n    get:\n      x-idemlint-ignore:\n        \
+             - unprotected-patch\n      responses: {}\n"
+        );
+        let crlf = BLOCK.replace('\n', "\r\n");
+        assert_eq!(
+            fixed(&crlf, &["missing-idempotency-key"], false).0,
+            "openapi: 3.1.0\r\npaths:\r\n  /orders:\r\n    get:\r\n      x-idemlint-ignore:\r\n        \
+             - missing-idempotency-key\r\n      responses: {}\r\n"
+        );
+    }
+
+    #[test]
+    fn flow_lists_and_maps_lose_one_id_with_its_comma() {
+        let text = "openapi: 3.1.0\nx: {x-idemlint-ignore: [missing-idempotency-key, \
+                    unprotected-patch, incremental-update], y: 1}\n";
+        // The first and the last go in one pass: their edits do not touch.
+        assert_eq!(
+            fixed(text, &["unprotected-patch"], false),
+            (
+                "openapi: 3.1.0\nx: {x-idemlint-ignore: [unprotected-patch], y: 1}\n".to_string(),
+                1
+            )
+        );
+        // Side by side, the second waits for the next pass.
+        assert_eq!(
+            fixed(text, &["incremental-update"], false),
+            (
+                "openapi: 3.1.0\nx: {x-idemlint-ignore: [incremental-update], y: 1}\n".to_string(),
+                2
+            )
+        );
+        let map = "openapi: 3.1.0\nx:\n  x-idemlint-ignore: {missing-idempotency-key: \
+                   deduped downstream, unprotected-patch: 'a reason'}\n  y: 1\n";
+        assert_eq!(
+            fixed(map, &["missing-idempotency-key"], false).0,
+            "openapi: 3.1.0\nx:\n  x-idemlint-ignore: {missing-idempotency-key: deduped \
+             downstream}\n  y: 1\n"
+        );
+        let block_map = "openapi: 3.1.0\nx:\n  y: 1\n  x-idemlint-ignore:\n    \
+                         missing-idempotency-key: deduped downstream  # by the queue\n    \
+                         unprotected-patch: a reason\n";
+        assert_eq!(
+            fixed(block_map, &["unprotected-patch"], false).0,
+            "openapi: 3.1.0\nx:\n  y: 1\n  x-idemlint-ignore:\n    unprotected-patch: a reason\n"
+        );
+        assert_eq!(
+            fixed(block_map, &[], false).0,
+            "openapi: 3.1.0\nx:\n  y: 1\n"
+        );
+    }
+
+    #[test]
+    fn json_members_go_with_their_comma() {
+        let text = "{\n  \"openapi\": \"3.0.3\",\n  \"paths\": {\n    \"/orders\": {\n      \
+                    \"post\": {\n        \"x-idemlint-ignore\": [\"unprotected-patch\", \
+                    \"missing-idempotency-key\"],\n        \"responses\": {}\n      }\n    }\n  \
+                    }\n}\n";
+        assert_eq!(
+            fixed(text, &["missing-idempotency-key"], false).0,
+            text.replace("[\"unprotected-patch\", ", "[")
+        );
+        assert_eq!(
+            fixed(text, &[], false).0,
+            "{\n  \"openapi\": \"3.0.3\",\n  \"paths\": {\n    \"/orders\": {\n      \
+             \"post\": {\n        \"responses\": {}\n      }\n    }\n  }\n}\n"
+        );
+        let last = "{\"openapi\": \"3.0.3\", \"x\": {\"a\": 1, \"x-idemlint-ignore\": \
+                    {\"unprotected-patch\": \"why\"}}}";
+        assert_eq!(
+            fixed(last, &[], false).0,
+            "{\"openapi\": \"3.0.3\", \"x\": {\"a\": 1}}"
+        );
+    }
+
+    #[test]
+    fn a_string_of_ids_is_rewritten_without_the_unused_one() {
+        let text = "openapi: 3.1.0\nx:\n  x-idemlint-ignore: missing-idempotency-key, \
+                    unprotected-patch\n  y: 1\n";
+        assert_eq!(
+            fixed(text, &["unprotected-patch"], false).0,
+            "openapi: 3.1.0\nx:\n  x-idemlint-ignore: unprotected-patch\n  y: 1\n"
+        );
+        assert_eq!(fixed(text, &[], false).0, "openapi: 3.1.0\nx:\n  y: 1\n");
+    }
+
+    #[test]
+    fn a_comment_alone_goes_with_its_line_and_a_trailing_one_with_its_spaces() {
+        let alone = "openapi: 3.1.0\npaths:\n  /carts:\n    # idemlint-ignore \
+                     missing-idempotency-key, unprotected-patch: scratch data\n    post:\n      \
+                     responses: {}\n";
+        let (out, passes) = fixed(alone, &[], false);
+        assert_eq!(
+            out,
+            "openapi: 3.1.0\npaths:\n  /carts:\n    post:\n      responses: {}\n"
+        );
+        assert_eq!(passes, 1);
+        assert_eq!(
+            fixed(&alone.replace('\n', "\r\n"), &[], false).0,
+            "openapi: 3.1.0\r\npaths:\r\n  /carts:\r\n    post:\r\n      responses: {}\r\n"
+        );
+        let trailing = "openapi: 3.1.0\npaths:\n  /carts:\n    post:   # idemlint-ignore \
+                        missing-idempotency-key: scratch\n      responses: {}\n";
+        assert_eq!(
+            fixed(trailing, &[], false).0,
+            "openapi: 3.1.0\npaths:\n  /carts:\n    post:\n      responses: {}\n"
+        );
+        assert_eq!(
+            fixed(&trailing.replace('\n', "\r\n"), &[], false).0,
+            "openapi: 3.1.0\r\npaths:\r\n  /carts:\r\n    post:\r\n      responses: {}\r\n"
+        );
+        // The last line, without a line end: the one before goes instead.
+        let last = "openapi: 3.1.0\nx: 1\n# idemlint-ignore unprotected-patch";
+        assert_eq!(fixed(last, &[], false).0, "openapi: 3.1.0\nx: 1");
+    }
+
+    #[test]
+    fn a_comment_loses_its_unused_ids_and_keeps_its_reason() {
+        let text = "openapi: 3.1.0\nx: 1  # idemlint-ignore missing-idempotency-key, \
+                    unprotected-patch, incremental-update: because\n";
+        assert_eq!(
+            fixed(text, &["unprotected-patch"], false),
+            (
+                "openapi: 3.1.0\nx: 1  # idemlint-ignore unprotected-patch: because\n".to_string(),
+                1
+            )
+        );
+        assert_eq!(
+            fixed(text, &["incremental-update"], false),
+            (
+                "openapi: 3.1.0\nx: 1  # idemlint-ignore incremental-update: because\n".to_string(),
+                2
+            )
+        );
+    }
+
+    #[test]
+    fn a_misspelt_id_is_corrected_and_an_unknown_one_removed_unsafely() {
+        let text = "openapi: 3.1.0\nx:\n  x-idemlint-ignore:\n    - missing-idempotency-keys\n  \
+                    y: 1\n# idemlint-ignore unprotectd-patch, no-such-thing-at-all: why\nz: 1\n";
+        assert_eq!(
+            titles(text, &[]),
+            [
+                "unsafe: Correct `missing-idempotency-keys` to `missing-idempotency-key`",
+                "unsafe: Correct `unprotectd-patch` to `unprotected-patch`",
+                "unsafe: Remove the suppression of unknown rule `no-such-thing-at-all`",
+            ]
+        );
+        assert_eq!(fixed(text, &[], false).0, text, "no safe fix");
+        // Corrected, the ids silence something here.
+        let used = ["missing-idempotency-key", "unprotected-patch"];
+        assert_eq!(
+            fixed(text, &used, true).0,
+            "openapi: 3.1.0\nx:\n  x-idemlint-ignore:\n    - missing-idempotency-key\n  \
+             y: 1\n# idemlint-ignore unprotected-patch: why\nz: 1\n"
+        );
+        let map = "{\"openapi\": \"3.1.0\", \"x\": {\"x-idemlint-ignore\": \
+                   {\"unprotectd-patch\": \"why\"}}}";
+        assert_eq!(
+            fixed(map, &["unprotected-patch"], true).0,
+            map.replace("unprotectd", "unprotected")
+        );
+    }
+
+    fn fixture(name: &str) -> String {
+        let path = format!(
+            "{}/fixtures/rules/unused-suppression/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        std::fs::read_to_string(path).unwrap()
+    }
+
+    /// The fixtures, with the ids a lint finds used there.
+    #[test]
+    fn the_fixtures_fixed() {
+        let text = fixture("bad_crlf_comments.yaml");
+        let used =
+            |rule: &str, line: &str| rule == "missing-idempotency-key" && line.contains("post:");
+        let line = "    # idemlint-ignore missing-idempotency-key, unprotected-patch: orders are read-only here\r\n";
+        assert!(text.contains(line));
+        assert_eq!(
+            fixed_where(&text, &used, false).0,
+            text.replace(line, "")
+                .replace(
+                    "get:   # idemlint-ignore missing-idempotency-key: a stale note",
+                    "get:"
+                )
+                .replace(
+                    "unprotected-patch, missing-idempotency-key: carts",
+                    "missing-idempotency-key: carts"
+                )
+        );
+        let text = fixture("bad_flow_and_maps.yaml");
+        let used = |rule: &str, line: &str| {
+            rule == "missing-idempotency-key"
+                && (line.contains("post: {") || line.contains("x-idemlint-ignore: missing"))
+        };
+        let map = "      x-idemlint-ignore:\n        missing-idempotency-key: reads change nothing   \
+                   # stale\n        unprotected-patch: nor do they patch\n";
+        assert!(text.contains(map));
+        assert_eq!(
+            fixed_where(&text, &used, false).0,
+            text.replace(
+                "[unprotected-patch, missing-idempotency-key]",
+                "[missing-idempotency-key]"
+            )
+            .replace(map, "")
+            .replace(
+                "x-idemlint-ignore: missing-idempotency-key, unprotected-patch",
+                "x-idemlint-ignore: missing-idempotency-key"
+            )
+        );
+        let text = fixture("bad_swagger2_lists.json");
+        let used = |rule: &str, line: &str| {
+            rule == "missing-idempotency-key"
+                && (line.contains("scratch") || line.contains("[\"missing-idempotency-key\"]"))
+        };
+        let list = "        \"x-idemlint-ignore\": [\"missing-idempotency-key\", \"unprotected-patch\"],\n";
+        assert!(text.contains(list));
+        let safe = text
+            .replace(", \"unprotected-patch\": \"no patch here\"", "")
+            .replace(list, "");
+        assert_eq!(fixed_where(&text, &used, false).0, safe);
+        assert_eq!(
+            fixed_where(&text, &used, true).0,
+            safe.replace("missing-idempotency-keys", "missing-idempotency-key")
+        );
+    }
+
+    #[test]
+    fn what_cannot_be_fixed_says_why() {
+        let malformed = "openapi: 3.1.0\nx: 1  #idemlint-ignore:unprotected-patch\n";
+        assert_eq!(
+            titles(malformed, &[]),
+            [format!("no fix: {MALFORMED_NO_FIX}")]
+        );
+        let only = "openapi: 3.1.0\nx:\n  x-idemlint-ignore: [unprotected-patch]\n";
+        assert_eq!(
+            titles(only, &[]),
+            ["no fix: `x-idemlint-ignore` is its object's only entry, which would be left empty"]
+        );
+        // (The alias is not beside the anchor in one mapping: `Editor::editable` would look
+        // for the anchor before the alias's key there.)
+        let anchored = "openapi: 3.1.0\nx: &shared\n  x-idemlint-ignore: [unprotected-patch]\n  \
+                        y: 1\nw:\n  - *shared\n";
+        // (Read through the alias too, the suppression is found twice.)
+        let why = titles(anchored, &[]);
+        assert!(
+            !why.is_empty()
+                && why.iter().all(|w| w.starts_with(
+                    "no fix: it is shared through the YAML anchor `&shared` (line 2)"
+                )),
+            "{why:?}"
+        );
+    }
 }

@@ -16,21 +16,20 @@ fn every_rule_has_a_doc_and_every_doc_a_rule() {
     let mut ids: Vec<String> = RULES.iter().map(|r| r.id.to_string()).collect();
     ids.sort();
     assert_eq!(docs, ids);
+    // Every problem of every doc, not only the first one met.
+    let mut problems = Vec::new();
     for r in RULES {
         let m = r.id.meta();
-        assert!(
-            !m.summary.is_empty() && m.summary.len() < 80,
-            "{}: summary",
-            r.id
-        );
-        assert!(!m.sources.is_empty(), "{}: sources", r.id);
+        if m.summary.is_empty() || m.summary.len() >= 80 {
+            problems.push(format!("{}: summary", r.id));
+        }
+        if m.sources.is_empty() {
+            problems.push(format!("{}: sources", r.id));
+        }
         let parts: Vec<&str> = m.since.split('.').collect();
-        assert!(
-            parts.len() == 3 && parts.iter().all(|p| p.parse::<u32>().is_ok()),
-            "{}: since `{}`",
-            r.id,
-            m.since
-        );
+        if !(parts.len() == 3 && parts.iter().all(|p| p.parse::<u32>().is_ok())) {
+            problems.push(format!("{}: since `{}`", r.id, m.since));
+        }
         for section in [
             "## What it checks",
             "## Why it matters",
@@ -38,21 +37,100 @@ fn every_rule_has_a_doc_and_every_doc_a_rule() {
             "### Failing",
             "### Passing",
             "## How to fix",
+            "## Fix",
             "## References",
         ] {
-            assert!(m.body.contains(section), "{}: no `{section}`", r.id);
+            if !m.body.contains(section) {
+                problems.push(format!("{}: no `{section}`", r.id));
+            }
+        }
+        // `## Fix` is the section right after `## How to fix`, and `## References` the one right
+        // after it; its body says first whether the rule's fix is safe, unsafe, or none.
+        // (A doc without the text `## Fix` has been told so above.)
+        let sections = headings(m.body);
+        let at = |h: &str| sections.iter().position(|s| *s == h);
+        if at("## Fix").is_none() && m.body.contains("## Fix") {
+            problems.push(format!("{}: no `## Fix` heading", r.id));
+        } else if at("## Fix").is_some() {
+            for (first, next) in [("## How to fix", "## Fix"), ("## Fix", "## References")] {
+                let right_after = at(first).is_some_and(|i| sections.get(i + 1) == Some(&next));
+                if !right_after {
+                    problems.push(format!(
+                        "{}: `{next}` is not the section right after `{first}` ({sections:?})",
+                        r.id
+                    ));
+                }
+            }
+            if let Err(e) = fix_claim(m.body) {
+                problems.push(format!("{}: {e}", r.id));
+            }
         }
         // A contract-change rule's examples are the version after a change: the doc shows the
         // version before, first.
         if m.category == CONTRACT_CHANGE {
             let before = m.body.find("### Before");
-            assert!(
-                before.is_some_and(|at| m.body.find("### Failing").is_some_and(|f| at < f)),
-                "{}: no `### Before` before `### Failing`",
-                r.id
-            );
+            let first = before.is_some_and(|at| m.body.find("### Failing").is_some_and(|f| at < f));
+            if !first {
+                problems.push(format!("{}: no `### Before` before `### Failing`", r.id));
+            }
         }
     }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The `## ` headings of a doc body, in order, outside fenced code.
+fn headings(body: &str) -> Vec<&str> {
+    let mut in_code = false;
+    body.lines()
+        .filter(|line| {
+            if line.starts_with("```") {
+                in_code = !in_code;
+            }
+            !in_code && line.starts_with("## ")
+        })
+        .map(str::trim_end)
+        .collect()
+}
+
+/// What a rule's doc says its fix is: the first words of its `## Fix` section.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FixClaim {
+    /// `Safe:`: every finding has a fix that `--fix` applies.
+    Safe,
+    /// `Unsafe:`: every finding has a fix that only `--unsafe-fixes` applies.
+    Unsafe,
+    /// `No fix:`: no finding has a fix.
+    None,
+}
+
+impl FixClaim {
+    /// The `applicability` of a JSON report's `fix`, or none.
+    fn applicability(self) -> Option<&'static str> {
+        match self {
+            FixClaim::Safe => Some("safe"),
+            FixClaim::Unsafe => Some("unsafe"),
+            FixClaim::None => None,
+        }
+    }
+}
+
+/// The claim of the `## Fix` section of a doc body, or what is wrong with the section.
+fn fix_claim(body: &str) -> Result<FixClaim, String> {
+    const HEADING: &str = "\n## Fix\n";
+    let start = body.find(HEADING).ok_or("no `## Fix` section")? + HEADING.len();
+    let section = body[start..].trim_start();
+    [
+        ("Safe:", FixClaim::Safe),
+        ("Unsafe:", FixClaim::Unsafe),
+        ("No fix:", FixClaim::None),
+    ]
+    .into_iter()
+    .find(|(word, _)| section.starts_with(word))
+    .map(|(_, claim)| claim)
+    .ok_or_else(|| {
+        let first = section.lines().next().unwrap_or("");
+        format!("`## Fix` starts with `{first}`, not `Safe:`, `Unsafe:` or `No fix:`")
+    })
 }
 
 /// The first ```yaml block after `heading`.
@@ -166,6 +244,92 @@ fn failing_examples_raise_only_their_rule_and_passing_examples_nothing() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// A doc's `## Fix` says what its rule does: linted as a user lints it (`check`, or `diff` against
+/// the `### Before` block for a contract-change rule) with `--format json`, every finding of the
+/// rule in the doc's Failing example has a `fix` of the applicability the doc names (`Safe:`,
+/// `Unsafe:`) with edits to make, or no `fix` at all (`No fix:`).
+#[test]
+fn fix_sections_say_what_the_rules_do_with_their_failing_examples() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut problems = Vec::new();
+    for r in RULES {
+        let claim = match fix_claim(r.id.meta().body) {
+            Ok(claim) => claim,
+            Err(e) => {
+                problems.push(format!("{}: {e}", r.id));
+                continue;
+            }
+        };
+        let failing = format!("{}-failing.yaml", r.id);
+        std::fs::write(
+            dir.path().join(&failing),
+            example(r.id.doc(), "### Failing"),
+        )
+        .unwrap();
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_idemlint"));
+        command.current_dir(dir.path());
+        if r.id.meta().category == CONTRACT_CHANGE {
+            let before = format!("{}-before.yaml", r.id);
+            std::fs::write(dir.path().join(&before), example(r.id.doc(), "### Before")).unwrap();
+            command.args(["diff", &before, &failing]);
+        } else {
+            command.args(["check", &failing]);
+        }
+        let out = command
+            .args(["--format", "json", "--fail-on", "never"])
+            .output()
+            .unwrap();
+        let report: serde_json::Value = match serde_json::from_slice(&out.stdout) {
+            Ok(report) if out.status.success() => report,
+            _ => {
+                problems.push(format!(
+                    "{}: the failing example did not lint ({}): {}",
+                    r.id,
+                    out.status,
+                    String::from_utf8_lossy(&out.stderr)
+                ));
+                continue;
+            }
+        };
+        let findings: Vec<&serde_json::Value> = report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["rule"] == r.id.as_str())
+            .collect();
+        if findings.is_empty() {
+            problems.push(format!(
+                "{}: the failing example raises nothing of it",
+                r.id
+            ));
+        }
+        for f in findings {
+            let at = format!("{}: finding at line {}", r.id, f["line"]);
+            match (claim.applicability(), f.get("fix")) {
+                (None, None) => {}
+                (None, Some(fix)) => problems.push(format!(
+                    "{at}: the doc says `No fix:` but it has a fix: {fix}"
+                )),
+                (Some(wanted), None) => problems.push(format!(
+                    "{at}: the doc says its fix is {wanted} but it has none"
+                )),
+                (Some(wanted), Some(fix)) => {
+                    if fix["applicability"] != wanted {
+                        problems.push(format!(
+                            "{at}: the doc says its fix is {wanted}, the report {}",
+                            fix["applicability"]
+                        ));
+                    }
+                    if fix["edits"].as_array().is_none_or(Vec::is_empty) {
+                        problems.push(format!("{at}: its fix has no edits: {fix}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[test]
 fn readme_rule_table_is_generated_from_the_docs() {
     const BEGIN: &str = "<!-- rules:begin";
@@ -186,6 +350,46 @@ fn readme_rule_table_is_generated_from_the_docs() {
         &readme[start..end],
         table,
         "README's rule table is stale: run `IDEMLINT_UPDATE_README=1 cargo test --test docs`"
+    );
+}
+
+/// The README's table of the rules with a fix says what their docs say: each rule whose `## Fix`
+/// says `Safe:` or `Unsafe:` is in it, as `safe` or `unsafe`, and no other rule.
+#[test]
+fn readme_fix_table_agrees_with_the_docs() {
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let start = readme
+        .find("\n## Fixing findings\n")
+        .expect("README has a `## Fixing findings` section");
+    let section = &readme[start + 1..];
+    let section = &section[..section.find("\n## ").unwrap_or(section.len())];
+    let mut table = std::collections::BTreeMap::new();
+    for row in section.lines().filter(|l| l.starts_with("| [`")) {
+        let id = row["| [`".len()..].split('`').next().unwrap();
+        let applicability = row.split('|').nth(2).unwrap().trim();
+        assert!(
+            table
+                .insert(id.to_string(), applicability.to_string())
+                .is_none(),
+            "README's fix table lists {id} twice"
+        );
+    }
+    let mut docs = std::collections::BTreeMap::new();
+    let mut problems = Vec::new();
+    for r in RULES {
+        match fix_claim(r.id.meta().body) {
+            Ok(claim) => {
+                if let Some(applicability) = claim.applicability() {
+                    docs.insert(r.id.to_string(), applicability.to_string());
+                }
+            }
+            Err(e) => problems.push(format!("{}: {e}", r.id)),
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert_eq!(
+        table, docs,
+        "README's fix table and the docs' `## Fix` sections"
     );
 }
 
@@ -331,6 +535,8 @@ fn readme_json_example_has_the_fields_of_a_real_report() {
             "json",
             "--baseline",
             "baseline.json",
+            // (Only safe fixes: the unsafe fix of its finding stays, to be shown.)
+            "--fix",
         ])
         .output()
         .unwrap();

@@ -78,9 +78,15 @@ impl<'b> Editor<'b> {
             }
             let inside = |s: Span| s.start <= target.start && target.end <= s.end;
             let next = match &node.value {
+                // (An alias's copy carries its anchor's spans, before its own key or outside
+                // the mapping: the entry written here is the one whose value follows its key.)
                 crate::source::Value::Map(entries) => entries
                     .iter()
-                    .filter(|e| node.span.contains(e.key.span) && inside(e.value.span))
+                    .filter(|e| {
+                        node.span.contains(e.key.span)
+                            && e.value.span.start >= e.key.span.end
+                            && inside(e.value.span)
+                    })
                     .map(|e| {
                         (
                             Span::new(e.key.span.end as usize, e.value.span.start as usize),
@@ -92,7 +98,10 @@ impl<'b> Editor<'b> {
                     let mut from = node.span.start;
                     let mut found = None;
                     for item in items.iter() {
-                        if inside(item.span) && node.span.contains(item.span) {
+                        if inside(item.span)
+                            && node.span.contains(item.span)
+                            && item.span.start >= from
+                        {
                             found =
                                 Some((Span::new(from as usize, item.span.start as usize), item));
                             break;
@@ -302,6 +311,38 @@ mod tests {
         assert_eq!(anchor_in(": # see &x\n  "), None);
         assert_eq!(anchor_in(": "), None);
         assert_eq!(anchor_in(":\n  "), None);
+    }
+
+    /// The node at `path` of `text` as `Editor::editable` judges it.
+    fn judged(text: &str, path: &[&str]) -> Result<(), Refusal> {
+        use crate::resolve::{Bundle, ResolveOptions};
+        use crate::source::{Format, SourceFile};
+        let source = SourceFile::new("/t.yaml".into(), "t.yaml".into(), text.into(), Format::Yaml);
+        let loaded = source.parse(&crate::limits::Limits::default()).unwrap();
+        let bundle = Bundle::load(
+            source,
+            loaded.root,
+            loaded.duplicates,
+            &crate::files::Disk,
+            &ResolveOptions::default(),
+        );
+        let editor = Editor::new(&bundle);
+        let at = walk(bundle.root(), path).expect("the path is there");
+        editor.editable(at)
+    }
+
+    #[test]
+    fn an_anchored_node_is_refused_wherever_its_alias_sits() {
+        let text = "openapi: 3.0.3\nx: &a\n  k: 1\ny:\n  k: 2\nz: *a\n";
+        let refused = judged(text, &["z"]).unwrap_err();
+        assert!(refused.contains("`&a` (line 2)"), "{refused}");
+        assert!(judged(text, &["x"]).is_err());
+        assert!(judged(text, &["y"]).is_ok());
+        let merged = "openapi: 3.0.3\nbase: &b {k: 1}\nop:\n  <<: *b\n  j: 2\n";
+        assert!(judged(merged, &["op"]).unwrap_err().contains("merge key"));
+        let items = "openapi: 3.0.3\nl:\n  - &i {k: 1}\n  - *i\n  - {k: 3}\n";
+        assert!(judged(items, &["l", "1"]).is_err());
+        assert!(judged(items, &["l", "2"]).is_ok());
     }
 
     #[test]

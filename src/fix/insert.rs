@@ -31,7 +31,7 @@ pub fn entry(
             format!(
                 "{}{}{}",
                 value::json_str(key),
-                if style.space_after_colon { ": " } else { ":" },
+                style.json_colon(),
                 value::json(value, style, at)
             )
         } else {

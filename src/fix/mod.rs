@@ -16,6 +16,7 @@
 pub mod editor;
 pub mod insert;
 pub mod key;
+pub mod key_details;
 pub mod remove;
 pub mod run;
 pub mod style;

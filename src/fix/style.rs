@@ -54,6 +54,20 @@ pub struct Style {
     pub status_keys: KeyQuote,
     /// JSON: whether a colon is followed by a space (`"a": 1` rather than `"a":1`).
     pub space_after_colon: bool,
+    /// JSON: whether a colon is preceded by a space too (`"a" : 1`).
+    pub space_before_colon: bool,
+}
+
+impl Style {
+    /// The colon between a JSON member's name and its value, spaced as the file spaces it.
+    pub fn json_colon(&self) -> &'static str {
+        match (self.space_before_colon, self.space_after_colon) {
+            (true, true) => " : ",
+            (true, false) => " :",
+            (false, true) => ": ",
+            (false, false) => ":",
+        }
+    }
 }
 
 impl Default for Style {
@@ -67,6 +81,7 @@ impl Default for Style {
             sequence_indented: true,
             status_keys: KeyQuote::Single,
             space_after_colon: true,
+            space_before_colon: false,
         }
     }
 }
@@ -115,8 +130,12 @@ pub fn sniff(text: &str, json: bool) -> Style {
             if let Some(kind) = status_key(body) {
                 quotes[kind as usize] += 1;
             }
-        } else if let Some(at) = body.find("\":") {
-            match body[at + 2..].chars().next() {
+        } else if let Some(at) = body.find("\":").or_else(|| body.find("\" :")) {
+            // (`"key" : value`, Adyen's JSON: spaced on both sides.)
+            let spaced_before = body[at + 1..].starts_with(' ');
+            style.space_before_colon |= spaced_before;
+            let after = at + if spaced_before { 3 } else { 2 };
+            match body[after..].chars().next() {
                 Some(' ') => colons.0 += 1,
                 Some(_) => colons.1 += 1,
                 None => {}
@@ -213,6 +232,9 @@ mod tests {
         let style = sniff(spaced, true);
         assert_eq!(style.indent, "    ");
         assert!(style.space_after_colon);
+        assert_eq!(style.json_colon(), ": ");
+        let adyen = "{\n  \"openapi\" : \"3.1.0\",\n  \"paths\" : {\n    \"/a\" : {}\n  }\n}\n";
+        assert_eq!(sniff(adyen, true).json_colon(), " : ");
         assert!(!style.final_newline);
     }
 

@@ -254,7 +254,7 @@ pub fn json(value: &Value, style: &Style, pretty: Option<&str>) -> String {
 }
 
 fn write_json(value: &Value, style: &Style, pretty: Option<&str>, out: &mut String) {
-    let colon = if style.space_after_colon { ": " } else { ":" };
+    let colon = style.json_colon();
     let nl = style.line_end.as_str();
     let (open, close, len) = match value {
         Value::Map(e) => ('{', '}', e.len()),

@@ -3,7 +3,13 @@
 
 use super::{Context, Rule, RuleId};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::fix::key_details;
 use crate::resolve::At;
+
+/// Why an example has no fix: it documents what a key looks like, which a fix cannot rewrite.
+const NO_EXAMPLE_FIX: &str = "an example shows readers what a key looks like: rewrite it by \
+                              hand (a placeholder, or words saying each request needs a new \
+                              key) rather than lose it";
 
 pub const RULE: Rule = Rule {
     id: RuleId::IdempotencyKeyFixedValue,
@@ -34,6 +40,9 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                         .with_operation(op)
                         .with_help(format!(
                             "remove `{keyword}`: every request needs a fresh key"
+                        ))
+                        .with_fix_or(key_details::remove_fixed_value(
+                            &cx.editor, name, at, keyword,
                         )),
                     );
                 }
@@ -51,7 +60,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                         )
                         .with_severity(Severity::Info)
                         .with_operation(op)
-                        .with_help("describe the format instead (e.g. `format: uuid`), or say in the example that each request needs a new key"),
+                        .with_help("describe the format instead (e.g. `format: uuid`), or say in the example that each request needs a new key")
+                        .with_fix_or(Err(NO_EXAMPLE_FIX.into())),
                     );
             }
         }

@@ -2,6 +2,7 @@
 
 use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
+use crate::fix::key_details;
 
 pub const RULE: Rule = Rule {
     id: RuleId::IdempotencyKeyOptional,
@@ -39,6 +40,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             )
             .with_operation(op)
             .with_help("declare the key `required: true`, or document why sending it is optional")
+            .with_fix_or(key_details::require_key(&cx.editor, carrier))
             // Money movement makes it an error, which money-movement-optional-key reports.
             .shadowed_by(&[RuleId::MoneyMovementOptionalKey]),
         );

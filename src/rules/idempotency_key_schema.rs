@@ -2,6 +2,7 @@
 
 use super::{Context, Rule, RuleId};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::fix::key_details;
 use crate::source::Node;
 
 /// A length limit stated in prose: "a maximum of 64 characters", "up to 255 characters",
@@ -53,7 +54,10 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     ),
                 )
                 .with_operation(op)
-                .with_help("declare `type: string`"),
+                .with_help("declare `type: string`")
+                .with_fix_or(key_details::declare_string(
+                    &cx.editor, name, schema, param.node,
+                )),
             );
         }
         if schema.node.get("maxLength").is_none() {
@@ -96,7 +100,14 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     )
                     .with_severity(Severity::Info),
             };
-            out.push(d.with_operation(op).with_help(help));
+            // The length the description states, else the default.
+            let length = stated
+                .as_deref()
+                .and_then(|n| n.parse::<i64>().ok())
+                .filter(|n| *n > 0)
+                .unwrap_or(key_details::DEFAULT_MAX_LENGTH);
+            let fix = key_details::declare_max_length(&cx.editor, name, schema, param.node, length);
+            out.push(d.with_operation(op).with_help(help).with_fix_or(fix));
         }
         // No `format` or `pattern` is not reported: keys are opaque strings (draft §2.1), and
         // reviewers of real specs judged asking for a shape a style nudge.

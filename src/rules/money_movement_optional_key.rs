@@ -2,6 +2,7 @@
 
 use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
+use crate::fix::key_details;
 
 pub const RULE: Rule = Rule {
     id: RuleId::MoneyMovementOptionalKey,
@@ -15,6 +16,12 @@ const UNKEYED: &[RuleId] = &[
     RuleId::IncrementalUpdate,
     RuleId::JsonPatchWithoutPrecondition,
 ];
+
+/// Why an operation without a key has no fix here: the key must be declared first, which is
+/// what the fix of `missing-idempotency-key` does.
+const NO_KEY_TO_REQUIRE: &str = "there is no key to require: declare one (the fix of \
+                                 `missing-idempotency-key` adds a required `Idempotency-Key` \
+                                 header)";
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for op in &cx.api.operations {
@@ -54,7 +61,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     "require an `Idempotency-Key` header (a client-generated UUID) and answer 400 \
                      when it is missing",
                 )
-                .shadowed_by(UNKEYED),
+                .shadowed_by(UNKEYED)
+                .with_fix_or(Err(NO_KEY_TO_REQUIRE.into())),
             );
             continue;
         };
@@ -70,7 +78,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
             )
             .with_operation(op)
-            .with_help("declare the key `required: true` and answer 400 when it is missing"),
+            .with_help("declare the key `required: true` and answer 400 when it is missing")
+            .with_fix_or(key_details::require_key(&cx.editor, carrier)),
         );
     }
 }
