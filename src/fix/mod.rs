@@ -16,6 +16,7 @@
 pub mod editor;
 pub mod insert;
 pub mod remove;
+pub mod response;
 pub mod style;
 pub mod value;
 
