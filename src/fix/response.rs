@@ -26,12 +26,11 @@ use crate::model::{Api, Operation, SpecVersion};
 use crate::resolve::{At, FileId};
 
 /// What the Retry-After of a 409 that answers a request still in progress says.
-pub const RETRY_AFTER_IN_PROGRESS: &str =
-    "Seconds to wait before retrying the request with the same idempotency key.";
+pub const RETRY_AFTER_IN_PROGRESS: &str = "Seconds to wait before retrying with the same key.";
 /// What the Retry-After of a 429 says.
 pub const RETRY_AFTER_RATE_LIMITED: &str = "Seconds to wait before sending another request.";
 /// What the Retry-After of a 503 (or any other status) says.
-pub const RETRY_AFTER_UNAVAILABLE: &str = "Seconds to wait before retrying the request.";
+pub const RETRY_AFTER_UNAVAILABLE: &str = "Seconds to wait before retrying.";
 
 /// The Retry-After description for a response of `status`.
 pub fn retry_after_description(status: &str) -> &'static str {
@@ -111,7 +110,7 @@ impl Answer {
         match self {
             Answer::InProgress => {
                 "A request with the same idempotency key is still being processed; retry after \
-                 the number of seconds in Retry-After."
+                 Retry-After seconds."
             }
             Answer::MissingKey => "The idempotency key is missing or malformed.",
             Answer::Mismatch => {
@@ -495,8 +494,8 @@ mod tests {
             "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    post:\n      \
              responses:\n        '201':\n          description: ok # made\n        '409':\n          \
              description: busy\n          headers:\n            Retry-After:\n              \
-             description: Seconds to wait before retrying the request with the same idempotency \
-             key.\n              schema:\n                type: integer\n"
+             description: Seconds to wait before retrying with the same key.\n              \
+             schema:\n                type: integer\n"
         );
     }
 
@@ -529,8 +528,8 @@ mod tests {
             text.replace(
                 "\"description\": \"down\"\n",
                 "\"description\": \"down\",\n        \"headers\": {\n          \"Retry-After\": \
-                 {\n            \"description\": \"Seconds to wait before retrying the \
-                 request.\",\n            \"schema\": {\n              \"type\": \"integer\"\n            \
+                 {\n            \"description\": \"Seconds to wait before \
+                 retrying.\",\n            \"schema\": {\n              \"type\": \"integer\"\n            \
                  }\n          }\n        }\n"
             )
         );
@@ -550,8 +549,8 @@ mod tests {
         assert_eq!(
             out[1],
             "Conflict:\n  description: in progress\n  headers:\n    Retry-After:\n      \
-             description: Seconds to wait before retrying the request with the same idempotency \
-             key.\n      schema:\n        type: integer\n"
+             description: Seconds to wait before retrying with the same key.\n      schema:\n        \
+             type: integer\n"
         );
     }
 
@@ -579,10 +578,9 @@ mod tests {
             "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    post:\n      \
              responses:\n        \"201\":\n          description: ok\n        \"409\":\n          \
              description: A request with the same idempotency key is still being processed; retry \
-             after the number of seconds in Retry-After.\n          headers:\n            \
-             Retry-After:\n              description: Seconds to wait before retrying the request \
-             with the same idempotency key.\n              schema:\n                type: \
-             integer\n        # errors follow\nx-end: 1\n"
+             after Retry-After seconds.\n          headers:\n            Retry-After:\n              \
+             description: Seconds to wait before retrying with the same key.\n              \
+             schema:\n                type: integer\n        # errors follow\nx-end: 1\n"
         );
     }
 
@@ -613,9 +611,9 @@ mod tests {
             out[0],
             "swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    post:\n      \
              responses: {201: {description: ok}, '409': {description: A request with the same \
-             idempotency key is still being processed; retry after the number of seconds in \
-             Retry-After., headers: {Retry-After: {description: Seconds to wait before retrying \
-             the request with the same idempotency key., type: integer}}}}\n"
+             idempotency key is still being processed; retry after Retry-After seconds., headers: \
+             {Retry-After: {description: Seconds to wait before retrying with the same key., type: \
+             integer}}}}\n"
         );
     }
 
@@ -662,8 +660,8 @@ mod tests {
              '#/components/responses/Conflict'\ncomponents:\n  responses:\n    Gone: \
              {description: gone}\n    AlreadyExists: {description: 'Conflict: the resource already \
              exists'}\n    Conflict:\n      description: A conflict\n      headers:\n        \
-             Retry-After:\n          description: Seconds to wait before retrying the request \
-             with the same idempotency key.\n          schema:\n            type: integer\n"
+             Retry-After:\n          description: Seconds to wait before retrying with the same \
+             key.\n          schema:\n            type: integer\n"
         );
     }
 
