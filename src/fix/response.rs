@@ -119,19 +119,14 @@ impl Answer {
         }
     }
 
-    /// Words that, in a component's name or description, fit a response of this answer beside
-    /// the status's reason phrase.
+    /// Words that, in a component's name or description (letters and digits only, in lower
+    /// case), fit a response of this answer whatever its status; the status's reason phrase
+    /// fits too (`conflict` for a 409).
     fn words(self) -> &'static [&'static str] {
         match self {
-            Answer::InProgress => &["conflict", "inprogress", "concurrent", "locked"],
-            Answer::MissingKey => &["badrequest", "invalidrequest", "malformed"],
-            Answer::Mismatch => &[
-                "unprocessable",
-                "keyreused",
-                "mismatch",
-                "idempotencyerror",
-                "idempotencykey",
-            ],
+            Answer::InProgress => &["inprogress", "stillprocessing", "concurrent"],
+            Answer::MissingKey => &["invalidrequest", "malformed", "missingkey"],
+            Answer::Mismatch => &["keyreused", "mismatch", "reusedkey"],
         }
     }
 }
@@ -300,23 +295,26 @@ impl<'e, 'a> Declare<'e, 'a> {
         components.node.entries().iter().find_map(|e| {
             let node = bundle.deref(components.with(&e.value));
             let name = squeezed(&e.key.text);
-            let description = node
-                .node
-                .get("description")
-                .and_then(|d| d.as_str())
-                .map(squeezed)
-                .unwrap_or_default();
+            let described = node.node.get("description").and_then(|d| d.as_str());
             let fits = |text: &str| {
                 (!phrase.is_empty() && text.contains(phrase))
                     || self.answer.words().iter().any(|w| text.contains(w))
             };
+            // (A mismatch is said in many ways: "used before with a different payload".)
+            let said = |d: &str| {
+                fits(&squeezed(d))
+                    || (self.answer == Answer::Mismatch
+                        && crate::idempotency::mismatch_wording(d).is_some())
+            };
             let named = fits(&name) || name.contains(status);
-            (node.node.as_map().is_some() && (named || fits(&description)) && self.fits_use(node))
-                .then(|| Shared {
-                    file: root.file,
-                    pointer: format!("{prefix}/{}", escape(&e.key.text)),
-                    node,
-                })
+            (node.node.as_map().is_some()
+                && (named || described.is_some_and(said))
+                && self.fits_use(node))
+            .then(|| Shared {
+                file: root.file,
+                pointer: format!("{prefix}/{}", escape(&e.key.text)),
+                node,
+            })
         })
     }
 
@@ -695,5 +693,18 @@ mod tests {
             "{}",
             out[0]
         );
+    }
+
+    #[test]
+    fn a_component_fits_by_what_it_says_and_not_by_another_status_name() {
+        let text = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    post:\n      \
+                    responses: {'201': {description: ok}}\ncomponents:\n  responses:\n    Conflict: \
+                    {description: A conflict}\n    Reuse: {description: The key was used before with \
+                    a different payload}\n";
+        // A 425 (the status `x-idempotency` may give for concurrency) is no `Conflict`.
+        let (fix, _) = declared(&[("api.yaml", text)], "/a", "425", Answer::InProgress);
+        assert_eq!(fix.title, "Declare a 425 response with Retry-After");
+        let (fix, _) = declared(&[("api.yaml", text)], "/a", "422", Answer::Mismatch);
+        assert_eq!(fix.title, "Declare a 422 response through `Reuse`");
     }
 }
