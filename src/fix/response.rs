@@ -177,7 +177,12 @@ impl<'e, 'a> Declare<'e, 'a> {
         let mut edits = Vec::new();
         let (value, title) = match &shared {
             Some(shared) => {
-                let mut target = self.editor.reference(file, shared.file, &shared.pointer);
+                // (A file fetched from a URL is named by its URL: no path leads there.)
+                let to = bundle.file(shared.file).source.path.to_str();
+                let mut target = match to.filter(|p| crate::fetch::is_http(p)) {
+                    Some(url) if shared.file != file => format!("{url}#{}", shared.pointer),
+                    _ => self.editor.reference(file, shared.file, &shared.pointer),
+                };
                 if shared.pointer.is_empty() {
                     target.pop(); // (A whole file: `conflict.yaml`, not `conflict.yaml#`.)
                 }
