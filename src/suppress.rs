@@ -165,17 +165,9 @@ impl Suppressions {
         None
     }
 
-    /// The rule ids that silenced nothing, with the reason they are reported. `enabled` says
-    /// whether a rule runs at all here: a suppression of a rule that is turned off is not stale.
-    pub fn unused(&self, enabled: impl Fn(&str) -> bool) -> Vec<(Location, String)> {
-        self.stale(enabled)
-            .into_iter()
-            .map(|(at, message, _)| (at, message))
-            .collect()
-    }
-
-    /// [`Suppressions::unused`], each with its fix (`bundle` is the one the suppressions were
-    /// collected from):
+    /// The rule ids that silenced nothing, with the reason they are reported and each with its
+    /// fix. `enabled` says whether a rule runs at all here: a suppression of a rule that is
+    /// turned off is not stale. `bundle` is the one the suppressions were collected from.
     /// - an id that silences nothing is taken out of its suppression, safely (the findings are
     ///   the same without it); when every id of the suppression silences nothing, the whole
     ///   suppression goes (the `x-idemlint-ignore` entry, or the comment: alone on its line with

@@ -22,7 +22,8 @@ use std::collections::HashSet;
 use crate::catalogue::RuleId;
 use crate::config::{Config, Level};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::resolve::{Bundle, Location, PointerCache};
+use crate::fix::{Applicability, Edit, Fix, plan};
+use crate::resolve::{Bundle, FileId, Location, PointerCache};
 use crate::suppress::Suppressions;
 
 /// The rule that reports suppressions that silence nothing.
@@ -122,8 +123,10 @@ impl<'a> Filter<'a> {
                 None => {}
             }
         }
-        for gap in [shown_gap, silenced_gap] {
-            if let Some(k) = one_for_the_gap(gap, &gap_what) {
+        // (Only what is shown is fixed: the finding kept of the silenced ones keeps its own.)
+        let bundle = self.bundle;
+        for (gap, fixed) in [(shown_gap, Some(bundle)), (silenced_gap, None)] {
+            if let Some(k) = one_for_the_gap(gap, &gap_what, fixed) {
                 out(k);
             }
         }
@@ -151,8 +154,8 @@ impl<'a> Filter<'a> {
         let enabled =
             |rule: &str| selection.can_find(rule) && config.levels.get(rule) != Some(&Level::Off);
         let severity = UNUSED.meta().severity;
-        for (at, message) in self.suppressions.unused(enabled) {
-            let d = Diagnostic::new(UNUSED, severity, at, message);
+        for u in self.suppressions.unused_with_fixes(self.bundle, enabled) {
+            let d = Diagnostic::new(UNUSED, severity, u.at, u.message).with_fix_or(u.fix);
             if let Some(k) = self.levelled(d) {
                 out(k);
             }
@@ -217,8 +220,9 @@ impl<'a> Filter<'a> {
 
 /// The one finding that stands for a gap the whole API shares ([`Diagnostic::shared_gap`]): the
 /// first of the most severe (a per-path level may have raised or lowered some), its message
-/// counting the others and naming what no operation declares (`what`).
-fn one_for_the_gap(mut all: Vec<Kept>, what: &str) -> Option<Kept> {
+/// counting the others and naming what no operation declares (`what`). With `fixed`, the bundle
+/// they were found in, its fix is made to cover every one of them ([`merged_fix`]).
+fn one_for_the_gap(mut all: Vec<Kept>, what: &str, fixed: Option<&Bundle>) -> Option<Kept> {
     let others = all.len().checked_sub(1)?;
     let mut at = 0;
     for i in 1..all.len() {
@@ -231,6 +235,245 @@ fn one_for_the_gap(mut all: Vec<Kept>, what: &str) -> Option<Kept> {
         one.diagnostic
             .message
             .push_str(&crate::rules::shared_gap_note(what, others));
+        if let Some(bundle) = fixed {
+            let fixes: Vec<Fix> = std::iter::once(&mut one)
+                .chain(all.iter_mut())
+                .filter_map(|k| k.diagnostic.fix.take().map(|f| *f))
+                .collect();
+            let text_of = |file: FileId| bundle.files.get(file.0 as usize).map(|f| &*f.source.text);
+            match merged_fix(&fixes, text_of) {
+                Some(fix) => {
+                    one.diagnostic.fix = Some(Box::new(fix));
+                    one.diagnostic.no_fix = None;
+                }
+                None => one.diagnostic.fix = None,
+            }
+        }
     }
     Some(one)
+}
+
+/// One fix made of `fixes` (each an operation's, in order): each is taken unless an edit of it
+/// conflicts with, or touches, an edit taken before (as [`crate::fix::plan`] judges two fixes of
+/// one pass) or it cannot be applied at all; an edit the same as one taken already is written
+/// once. Titled after the first taken, with how many operations it covers when more than one
+/// ("Declare a 409 response on 12 operations"); unsafe when any taken is.
+fn merged_fix<'t>(
+    fixes: &[Fix],
+    text_of: impl Fn(FileId) -> Option<&'t str> + Copy,
+) -> Option<Fix> {
+    let mut taken: Vec<&Fix> = Vec::new();
+    let mut edits: Vec<Edit> = Vec::new();
+    let mut written: HashSet<(FileId, u32, u32, &str)> = HashSet::new();
+    for fix in fixes {
+        if plan(std::slice::from_ref(fix), |_| true, text_of)
+            .taken
+            .is_empty()
+        {
+            continue;
+        }
+        // (Only fixes with edits near each other can conflict: asked of the planner, pair by
+        // pair, only then.)
+        let near = |a: &Fix| {
+            a.edits.iter().any(|x| {
+                fix.edits.iter().any(|y| {
+                    x.file == y.file && x.span.start <= y.span.end && y.span.start <= x.span.end
+                })
+            })
+        };
+        let clash = taken.iter().any(|t| {
+            near(t)
+                && plan(&[(*t).clone(), fix.clone()], |_| true, text_of)
+                    .taken
+                    .len()
+                    < 2
+        });
+        if clash {
+            continue;
+        }
+        taken.push(fix);
+        for e in &fix.edits {
+            if written.insert((e.file, e.span.start, e.span.end, e.text.as_str())) {
+                edits.push(e.clone());
+            }
+        }
+    }
+    let first = taken.first()?;
+    let title = match taken.len() {
+        1 => first.title.clone(),
+        n => format!("{} on {n} operations", first.title),
+    };
+    let applicability = if taken
+        .iter()
+        .any(|f| f.applicability == Applicability::Unsafe)
+    {
+        Applicability::Unsafe
+    } else {
+        Applicability::Safe
+    };
+    Some(Fix {
+        title,
+        applicability,
+        edits,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::Span;
+
+    fn edit(file: u32, start: usize, end: usize, text: &str) -> Edit {
+        Edit {
+            file: FileId(file),
+            span: Span::new(start, end),
+            text: text.to_string(),
+        }
+    }
+
+    fn fix(title: &str, applicability: Applicability, edits: Vec<Edit>) -> Fix {
+        Fix {
+            title: title.to_string(),
+            applicability,
+            edits,
+        }
+    }
+
+    fn declare(edits: Vec<Edit>) -> Fix {
+        fix("Declare a 409 response", Applicability::Safe, edits)
+    }
+
+    /// Two files of 40 bytes.
+    fn text_of(file: FileId) -> Option<&'static str> {
+        (file.0 < 2).then_some("0123456789012345678901234567890123456789")
+    }
+
+    #[test]
+    fn every_operations_fix_is_merged_and_an_edit_they_share_is_written_once() {
+        let shared = edit(1, 30, 30, "Retry-After");
+        let fixes = vec![
+            declare(vec![edit(0, 5, 5, "a"), shared.clone()]),
+            declare(vec![edit(0, 10, 10, "b"), shared.clone()]),
+            declare(vec![edit(0, 20, 20, "c")]),
+        ];
+        let merged = merged_fix(&fixes, text_of).unwrap();
+        assert_eq!(merged.title, "Declare a 409 response on 3 operations");
+        assert_eq!(merged.applicability, Applicability::Safe);
+        assert_eq!(
+            merged.edits,
+            vec![
+                edit(0, 5, 5, "a"),
+                shared,
+                edit(0, 10, 10, "b"),
+                edit(0, 20, 20, "c")
+            ]
+        );
+        // What the planner makes of it: one fix, applied whole.
+        assert_eq!(
+            plan(std::slice::from_ref(&merged), |_| true, text_of).taken,
+            [0]
+        );
+    }
+
+    #[test]
+    fn a_fix_that_conflicts_with_one_merged_or_cannot_apply_is_left_out() {
+        let fixes = vec![
+            declare(vec![edit(0, 5, 8, "a")]),
+            // Inside the first's range, at its end, and at the same place as a later insert.
+            declare(vec![edit(0, 6, 6, "x")]),
+            declare(vec![edit(0, 8, 8, "y")]),
+            declare(vec![edit(0, 20, 20, "b")]),
+            declare(vec![edit(0, 20, 20, "z")]),
+            // Past the end of the file, and with no edit at all.
+            declare(vec![edit(0, 30, 50, "w")]),
+            declare(vec![]),
+            declare(vec![edit(1, 6, 6, "c")]),
+        ];
+        let merged = merged_fix(&fixes, text_of).unwrap();
+        assert_eq!(merged.title, "Declare a 409 response on 3 operations");
+        assert_eq!(
+            merged.edits,
+            vec![edit(0, 5, 8, "a"), edit(0, 20, 20, "b"), edit(1, 6, 6, "c")]
+        );
+    }
+
+    #[test]
+    fn one_fix_keeps_its_title_and_an_unsafe_one_makes_all_unsafe() {
+        let one = vec![declare(vec![edit(0, 1, 1, "a")])];
+        assert_eq!(
+            merged_fix(&one, text_of).unwrap().title,
+            "Declare a 409 response"
+        );
+        let mixed = vec![
+            declare(vec![edit(0, 1, 1, "a")]),
+            fix(
+                "Declare a 409 response",
+                Applicability::Unsafe,
+                vec![edit(0, 3, 3, "b")],
+            ),
+        ];
+        assert_eq!(
+            merged_fix(&mixed, text_of).unwrap().applicability,
+            Applicability::Unsafe
+        );
+        assert_eq!(merged_fix(&[], text_of), None);
+        assert_eq!(merged_fix(&[declare(vec![])], text_of), None);
+    }
+
+    /// Three keyed operations of an API that declares no 409 anywhere; the second silences the
+    /// rule.
+    const GAP: &str = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    post:\n      \
+        parameters: [{$ref: '#/components/parameters/Key'}]\n      responses:\n        '201': \
+        {description: ok}\n  /b:\n    post:\n      x-idemlint-ignore: [missing-conflict-response]\n      \
+        parameters: [{$ref: '#/components/parameters/Key'}]\n      responses:\n        '201': \
+        {description: ok}\n  /c:\n    post:\n      parameters: [{$ref: \
+        '#/components/parameters/Key'}]\n      responses: {'201': {description: ok}}\n\
+        components:\n  parameters:\n    Key: {name: Idempotency-Key, in: header, required: true, \
+        description: Kept for 24 hours., schema: {type: string, maxLength: 255}}\n";
+
+    #[test]
+    fn the_finding_kept_of_a_gap_fixes_every_operation_shown_and_none_silenced() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("api.yaml");
+        std::fs::write(&path, GAP).unwrap();
+        let opts = crate::lint::Options {
+            select: vec!["missing-conflict-response".into()],
+            ..Default::default()
+        };
+        let report = crate::lint::run(&[path], &opts, || unreachable!("no stdin"));
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        let [finding] = &report.findings[..] else {
+            panic!("{:#?}", report.findings);
+        };
+        assert!(
+            finding
+                .message
+                .ends_with("1 other keyed operation lacks it too)"),
+            "{}",
+            finding.message
+        );
+        let fix = finding.fix.as_ref().expect("a fix");
+        assert_eq!(
+            fix.title,
+            "Declare a 409 response with Retry-After on 2 operations"
+        );
+        assert_eq!(fix.applicability, Applicability::Safe);
+        let mut fixed = GAP.to_string();
+        let mut edits: Vec<_> = fix.edits.iter().collect();
+        edits.sort_by_key(|e| std::cmp::Reverse(e.span.start));
+        for e in edits {
+            fixed.replace_range(e.span.start as usize..e.span.end as usize, &e.text);
+        }
+        let declared = |path: &str| {
+            let from = fixed.find(&format!("  {path}:\n")).unwrap();
+            let to = fixed[from + 4..]
+                .find("\n  /")
+                .map_or(fixed.len(), |at| from + 4 + at);
+            fixed[from..to].contains("'409'")
+        };
+        assert!(
+            declared("/a") && declared("/c") && !declared("/b"),
+            "{fixed}"
+        );
+    }
 }

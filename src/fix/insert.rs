@@ -129,6 +129,8 @@ fn add(
             (", ".to_string(), None)
         };
         let member = written(pretty.as_deref().filter(|_| json));
+        // (A last entry without a value, `{a: 1, b}`, may end past the brace.)
+        let last_end = last_end.min(close_at);
         return Some((
             Span::new(last_end, last_end),
             format!("{separator}{member}"),
@@ -290,6 +292,10 @@ mod tests {
             "r: {'201': {description: ok}, '409': {description: busy}}\n"
         );
         assert_eq!(added("r: {}\n", &["r"], "a", Value::Int(1)), "r: {a: 1}\n");
+        assert_eq!(
+            added("r: {a: 1, b}\n", &["r"], "c", Value::Int(2)),
+            "r: {a: 1, b, c: 2}\n"
+        );
     }
 
     #[test]

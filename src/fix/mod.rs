@@ -18,6 +18,7 @@ pub mod insert;
 pub mod key;
 pub mod key_details;
 pub mod remove;
+pub mod response;
 pub mod run;
 pub mod style;
 pub mod value;

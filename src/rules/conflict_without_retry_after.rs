@@ -70,6 +70,13 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 "this 409 response has no Retry-After",
             );
         }
+        // The header goes into the response itself: the shared component when it is a `$ref`.
+        d = d.with_fix_or(crate::fix::response::retry_after_fix(
+            &cx.editor,
+            cx.api.version,
+            "409",
+            conflict.node,
+        ));
         if let Some(severity) = severity {
             d = d.with_severity(severity);
         }

@@ -3,6 +3,7 @@
 
 use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
+use crate::fix::response::{Answer, Declare};
 use crate::idempotency::{Declared, declared, policy_status};
 
 pub const RULE: Rule = Rule {
@@ -13,6 +14,7 @@ pub const RULE: Rule = Rule {
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let mut found = Vec::new();
     let api = crate::retry::ApiErrorCodes::new(cx.bundle);
+    let declare = Declare::new(&cx.editor, cx.api, Answer::InProgress);
     for op in cx.operations_whose_duplicates_matter() {
         let carriers = cx.carriers(op);
         let Some(carrier) = carriers.first() else {
@@ -58,7 +60,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .with_help(
                 "declare a `409` response, with a `Retry-After` header, for a request that \
                  arrives while the first one with the same key is still in progress",
-            ),
+            )
+            .with_fix_or(declare.fix(op, status)),
         );
     }
     cx.once_if_undeclared(

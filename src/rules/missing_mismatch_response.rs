@@ -3,6 +3,7 @@
 
 use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
+use crate::fix::response::{Answer, Declare};
 use crate::idempotency::{Declared, declared, mismatch_wording, policy_status, responses_location};
 
 pub const RULE: Rule = Rule {
@@ -157,6 +158,7 @@ fn replay_said(text: &str) -> Option<Replay> {
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let mut found = Vec::new();
+    let declare = Declare::new(&cx.editor, cx.api, Answer::Mismatch);
     // Whether the API's own description, or a tag's (Lob documents its idempotency in a tag's
     // text), says a reused key gets the first response: the finding then says what is still
     // missing.
@@ -249,7 +251,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .with_help(format!(
                 "declare `{status}` for a key that was used before with another request body \
                  (draft §2.7)"
-            )),
+            ))
+            .with_fix_or(declare.fix(op, status)),
         );
     }
     let status = cx.settings.mismatch_status.as_str();

@@ -2,6 +2,7 @@
 
 use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
+use crate::fix::response::{Answer, Declare};
 use crate::idempotency::responses_location;
 
 pub const RULE: Rule = Rule {
@@ -11,6 +12,7 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let mut found = Vec::new();
+    let declare = Declare::new(&cx.editor, cx.api, Answer::MissingKey);
     for op in cx.operations_whose_duplicates_matter() {
         let carriers = cx.carriers(op);
         // A key known only by its description (the keys of a required map) cannot be left
@@ -39,9 +41,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
             )
             .with_operation(op)
-            .with_help(
-                "declare `400` for a request whose key is missing or malformed (draft §2.7)",
-            ),
+            .with_help("declare `400` for a request whose key is missing or malformed (draft §2.7)")
+            .with_fix_or(declare.fix(op, "400")),
         );
     }
     cx.once_if_undeclared("400", answered, found, out);

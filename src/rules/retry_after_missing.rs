@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 use crate::model::Operation;
-use crate::resolve::Location;
+use crate::resolve::{At, Location};
 
 pub const RULE: Rule = Rule {
     id: RuleId::RetryAfterMissing,
@@ -30,7 +30,8 @@ static NO_BACKOFF: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // Each place to fix, with its status and the operations that answer with it, in the order
     // first met: a shared response is one place, however many operations use it.
-    let mut places: Vec<(Location, &str, bool, Vec<&Operation<'_>>)> = Vec::new();
+    // (With the response itself, resolved: where its fix writes.)
+    let mut places: Vec<(Location, &str, bool, At<'_>, Vec<&Operation<'_>>)> = Vec::new();
     let mut index: HashMap<(Location, &str), usize> = HashMap::new();
     for op in &cx.api.operations {
         for r in &op.responses {
@@ -66,16 +67,16 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 op.anchor(r.key)
             };
             let i = *index.entry((at, r.status)).or_insert_with(|| {
-                places.push((at, r.status, shared, Vec::new()));
+                places.push((at, r.status, shared, r.node, Vec::new()));
                 places.len() - 1
             });
-            let users = &mut places[i].3;
+            let users = &mut places[i].4;
             if !users.iter().any(|u| u.index == op.index) {
                 users.push(op);
             }
         }
     }
-    for (at, status, shared, users) in places {
+    for (at, status, shared, response, users) in places {
         let first = users[0];
         let whose = match users.len() {
             _ if !shared => format!("of {}", first.display()),
@@ -93,7 +94,13 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
             )
             .with_operation(first)
-            .with_help("add `headers: { Retry-After: { schema: { type: integer } } }` (RFC 6585 §4, RFC 9110 §10.2.3)"),
+            .with_help("add `headers: { Retry-After: { schema: { type: integer } } }` (RFC 6585 §4, RFC 9110 §10.2.3)")
+            .with_fix_or(crate::fix::response::retry_after_fix(
+                &cx.editor,
+                cx.api.version,
+                status,
+                response,
+            )),
         );
     }
 }
