@@ -289,34 +289,89 @@ impl Hunk {
             _ => covered(old.0),
         }
     }
+}
 
-    /// What the hunk did, for a message: the lines it replaced and those it wrote.
+/// Hunks closer than this many unchanged lines are one place the fixes changed: a JSON member
+/// added after another changes the line of its comma, and a line diff may show what was
+/// inserted there a few lines off, where brackets repeat.
+const NEAR: usize = 3;
+
+/// Nearby hunks of a line diff (at most [`NEAR`] unchanged lines apart): one place the fixes
+/// changed, with how far each hunk could slide ([`Hunk::slack`]).
+#[derive(Debug)]
+struct Cluster {
+    hunks: Vec<(Hunk, (usize, usize))>,
+}
+
+impl Cluster {
+    /// Its original lines (none when it only inserts: then `.0 == .1 + 1`), and its lines in
+    /// the fixed text.
+    fn old(&self) -> (usize, usize) {
+        (
+            self.hunks[0].0.old.0,
+            self.hunks[self.hunks.len() - 1].0.old.1,
+        )
+    }
+
+    fn new(&self) -> (usize, usize) {
+        (
+            self.hunks[0].0.new.0,
+            self.hunks[self.hunks.len() - 1].0.new.1,
+        )
+    }
+
+    /// Whether it sits at `edits`, whose lines are those of the original shifted by `shift`:
+    /// an edit's lines meet the cluster's (or the line before or after it, where it inserts),
+    /// and every original line it changes or removes is inside an edit's lines.
+    fn at_edits(&self, shift: isize, edits: &[&EditAt]) -> bool {
+        let at = |l: usize| (l as isize + shift).max(0) as usize;
+        let (first, last) = self.old();
+        let (lo, hi) = (at(first).saturating_sub(1), at(last) + 1);
+        let touched = edits.iter().any(|e| e.line <= hi && e.last_line() >= lo);
+        touched
+            && self
+                .hunks
+                .iter()
+                .filter(|(h, _)| h.kind != 'a')
+                .all(|(h, slack)| h.at_edit((at(h.old.0), at(h.old.1)), *slack, edits))
+    }
+
+    /// What it did, for a message: the lines it replaced and those it wrote.
     fn show(&self, name: &str, o: &[&[u8]], f: &[&[u8]]) -> String {
         let shown = |from: &[&[u8]], (a, b): (usize, usize)| -> String {
-            (a..=b.min(a + 5))
+            let mut text: Vec<String> = (a..=b.min(a + 7))
                 .filter_map(|l| from.get(l - 1))
                 .map(|l| format!("      {}", String::from_utf8_lossy(l).trim_end()))
-                .collect::<Vec<_>>()
-                .join("\n")
+                .collect();
+            if b > a + 7 {
+                text.push(format!("      ({} lines more)", b - a - 7));
+            }
+            text.join("\n")
         };
+        let (old, new) = (self.old(), self.new());
         format!(
-            "{name}: lines {}-{} became {}-{} ({})\n    was:\n{}\n    now:\n{}",
-            self.old.0,
-            self.old.1,
-            self.new.0,
-            self.new.1,
-            self.kind,
-            shown(o, self.old),
-            shown(f, self.new)
+            "{name}: lines {}-{} became {}-{}\n    was:\n{}\n    now:\n{}",
+            old.0,
+            old.1,
+            new.0,
+            new.1,
+            shown(o, old),
+            shown(f, new)
         )
     }
 }
 
-/// The hunks of the line diff of one fixed file that sit at no edit of `edits` (those the
-/// before run proposed in it); counts its inserted, changed and removed lines into `row`.
-fn hunks_outside(original: &[u8], fixed: &[u8], edits: &[&EditAt], row: &mut Row) -> Vec<Hunk> {
+/// The places the fixes changed in one file ([`Cluster`]s of its line diff), each with whether
+/// it sits at an edit of `edits` (those the before run proposed in it); counts the inserted,
+/// changed and removed lines into `row`.
+fn clusters(
+    original: &[u8],
+    fixed: &[u8],
+    edits: &[&EditAt],
+    row: &mut Row,
+) -> Vec<(Cluster, bool)> {
     let (o, f) = (lines(original), lines(fixed));
-    let mut outside = Vec::new();
+    let mut out: Vec<Cluster> = Vec::new();
     for h in line_diff(
         &String::from_utf8_lossy(original),
         &String::from_utf8_lossy(fixed),
@@ -329,43 +384,70 @@ fn hunks_outside(original: &[u8], fixed: &[u8], edits: &[&EditAt], row: &mut Row
                 row.lines_inserted += h.new_len().saturating_sub(h.old_len());
             }
         }
-        if !h.at_edit(h.old, h.slack(&o, &f), edits) {
-            outside.push(h);
+        let slack = h.slack(&o, &f);
+        match out.last_mut() {
+            Some(c) if h.old.0 <= c.old().1 + 1 + NEAR => c.hunks.push((h, slack)),
+            _ => out.push(Cluster {
+                hunks: vec![(h, slack)],
+            }),
         }
     }
-    outside
+    out.into_iter()
+        .map(|c| {
+            let at = c.at_edits(0, edits);
+            (c, at)
+        })
+        .collect()
 }
 
-/// The hunks of `outside` (by file) that no fix of the before run explains may be fixes of a
-/// later pass, of findings that only an earlier pass brought (a deprecated POST asked for a key
-/// once most POSTs have one), or whose edits moved. Each is undone in the fixed files (which are
-/// put back afterwards), the result linted: a hunk at an edit of a fix proposed there is such a
-/// fix. Returns, for each hunk, the finding whose fix it is, if any.
+/// The places of [`clusters`] at no edit.
+fn clusters_outside(
+    original: &[u8],
+    fixed: &[u8],
+    edits: &[&EditAt],
+    row: &mut Row,
+) -> Vec<Cluster> {
+    clusters(original, fixed, edits, row)
+        .into_iter()
+        .filter(|(_, at)| !at)
+        .map(|(c, _)| c)
+        .collect()
+}
+
+/// The places (by file, each with whether a fix of the before run explains it) that none
+/// explains may be fixes of a later pass: of findings only an earlier pass brought (a
+/// deprecated POST asked for a key once most POSTs have one, a 409 asked for once an operation
+/// has a key), or whose edits moved. They are undone in the fixed files (put back afterwards)
+/// and the result linted: a place at an edit of a fix proposed there is such a fix. Returns,
+/// for each place (file, index), the rule and the finding whose fix it is, if any.
 fn explain_by_later_passes(
     dir: &Path,
     root: &str,
     original: &BTreeMap<String, Vec<u8>>,
     fixed: &BTreeMap<String, Vec<u8>>,
-    outside: &BTreeMap<String, Vec<Hunk>>,
-) -> Result<BTreeMap<(String, usize), String>, String> {
-    // Each hunk's original lines in the undone text.
-    let mut places: BTreeMap<(String, usize), (usize, usize)> = BTreeMap::new();
-    for (name, hunks) in outside {
+    places: &BTreeMap<String, Vec<(Cluster, bool)>>,
+) -> Result<BTreeMap<(String, usize), (String, String)>, String> {
+    // How far each undone place's lines are from the original's in the undone text.
+    let mut shifts: BTreeMap<(String, usize), isize> = BTreeMap::new();
+    for (name, clusters) in places {
         let (o, f) = (lines(&original[name]), lines(&fixed[name]));
         let mut undone: Vec<u8> = Vec::new();
         let (mut written, mut at) = (0, 0);
-        for (i, h) in hunks.iter().enumerate() {
-            for l in &f[at..h.new.0 - 1] {
+        for (i, (c, explained)) in clusters.iter().enumerate() {
+            if *explained {
+                continue;
+            }
+            let (old, new) = (c.old(), c.new());
+            for l in &f[at..new.0 - 1] {
                 undone.extend_from_slice(l);
                 written += 1;
             }
-            let start = written + 1;
-            for l in &o[h.old.0 - 1..h.old.1] {
+            shifts.insert((name.clone(), i), written as isize + 1 - old.0 as isize);
+            for l in &o[old.0 - 1..old.1] {
                 undone.extend_from_slice(l);
                 written += 1;
             }
-            places.insert((name.clone(), i), (start, written));
-            at = h.new.1;
+            at = new.1;
         }
         for l in &f[at..] {
             undone.extend_from_slice(l);
@@ -373,26 +455,29 @@ fn explain_by_later_passes(
         std::fs::write(dir.join(name), undone).unwrap();
     }
     let (code, stdout, stderr) = common::idemlint_in(dir, &["check", root, "--format", "json"]);
-    for name in outside.keys() {
+    for name in places.keys() {
         std::fs::write(dir.join(name), &fixed[name]).unwrap();
     }
     let report: Value = serde_json::from_slice(&stdout)
-        .map_err(|_| format!("the fixed files with those hunks undone: exit {code}: {stderr}"))?;
+        .map_err(|_| format!("the fixed files with those places undone: exit {code}: {stderr}"))?;
+    if !errors(&report).is_empty() {
+        return Err(format!(
+            "the fixed files with the unexplained places undone do not load: {:?}",
+            errors(&report)
+        ));
+    }
     let found = findings(&report)?;
     let mut explained = BTreeMap::new();
-    for (name, hunks) in outside {
-        let (o, f) = (lines(&original[name]), lines(&fixed[name]));
-        for (i, h) in hunks.iter().enumerate() {
-            let place = places[&(name.clone(), i)];
-            let by = found.iter().find(|finding| {
-                finding.fix.as_ref().is_some_and(|edits| {
-                    let here: Vec<&EditAt> = edits.iter().filter(|e| e.file == *name).collect();
-                    h.at_edit(place, h.slack(&o, &f), &here)
-                })
-            });
-            if let Some(by) = by {
-                explained.insert((name.clone(), i), by.describe());
-            }
+    for ((name, i), shift) in shifts {
+        let c = &places[&name][i].0;
+        let by = found.iter().find(|finding| {
+            finding.fix.as_ref().is_some_and(|edits| {
+                let here: Vec<&EditAt> = edits.iter().filter(|e| e.file == name).collect();
+                c.at_edits(shift, &here)
+            })
+        });
+        if let Some(by) = by {
+            explained.insert((name, i), (by.rule.clone(), by.describe()));
         }
     }
     Ok(explained)
@@ -682,7 +767,7 @@ fn check_spec_into(corpus: &Path, root: &str, out: &mut Outcome) {
         .filter_map(|f| f.fix.as_ref())
         .flatten()
         .collect();
-    let mut outside: BTreeMap<String, Vec<Hunk>> = BTreeMap::new();
+    let mut outside: BTreeMap<String, Vec<(Cluster, bool)>> = BTreeMap::new();
     for name in &changed {
         let (old, new) = (&original[*name], &fixed[*name]);
         if name.ends_with(".json")
@@ -702,9 +787,9 @@ fn check_spec_into(corpus: &Path, root: &str, out: &mut Outcome) {
             problems.push(format!("{name}: its final newline changed"));
         }
         let here: Vec<&EditAt> = edits.iter().copied().filter(|e| e.file == **name).collect();
-        let hunks = hunks_outside(old, new, &here, row);
-        if !hunks.is_empty() {
-            outside.insert(name.to_string(), hunks);
+        let places = clusters(old, new, &here, row);
+        if places.iter().any(|(_, at)| !at) {
+            outside.insert(name.to_string(), places);
         }
     }
     if !outside.is_empty() {
@@ -716,24 +801,35 @@ fn check_spec_into(corpus: &Path, root: &str, out: &mut Outcome) {
         } else {
             BTreeMap::new()
         };
-        for (name, hunks) in &outside {
+        // By the finding whose fix they are: the places each changed.
+        // By rule: how many places, and the first.
+        let mut later: BTreeMap<&String, (usize, String)> = BTreeMap::new();
+        for (name, places) in &outside {
             let (o, f) = (lines(&original[name]), lines(&fixed[name]));
-            for (i, h) in hunks.iter().enumerate() {
+            for (i, (c, _)) in places.iter().enumerate().filter(|(_, (_, at))| !at) {
                 match explained.get(&(name.clone(), i)) {
-                    Some(by) => {
+                    Some((rule, by)) => {
                         row.later += 1;
-                        notes.push(format!(
-                            "a fix of a later pass, for a finding the original did not have \
-                             there: {by}\n    {}",
-                            h.show(name, &o, &f)
-                        ));
+                        let (old, new) = (c.old(), c.new());
+                        later
+                            .entry(rule)
+                            .or_insert_with(|| {
+                                let at = format!("lines {}-{} → {}-{}", old.0, old.1, new.0, new.1);
+                                (0, format!("{by} ({at})"))
+                            })
+                            .0 += 1;
                     }
                     None => problems.push(format!(
                         "a change at no fix's edit: {}",
-                        h.show(name, &o, &f)
+                        c.show(name, &o, &f)
                     )),
                 }
             }
+        }
+        for (rule, (count, first)) in later {
+            notes.push(format!(
+                "{count} places changed by fixes of {rule} in a later pass, e.g. {first}"
+            ));
         }
     }
 
@@ -933,7 +1029,7 @@ fn fix_every_corpus_spec() {
 /// that does not give the fixed text.
 #[test]
 fn the_line_diff_check_tells_a_change_at_an_edit_from_one_elsewhere() {
-    let original = b"a:\n  b: 1\n  c: 2\nd:\n  e: 3\n";
+    let original = b"a:\n  b: 1\n  c: 2\nd:\n  e: 3\nf:\n  g: 4\nh:\n  i: 5\nj:\n  k: 6\n";
     // An edit inserting before line 4 (`d:`), as the JSON report gives it.
     let insert = EditAt {
         file: "x.yaml".into(),
@@ -942,22 +1038,29 @@ fn the_line_diff_check_tells_a_change_at_an_edit_from_one_elsewhere() {
         end_column: 1,
     };
     let mut row = Row::default();
-    let at_edit = b"a:\n  b: 1\n  c: 2\n  f: 4\nd:\n  e: 3\n";
-    assert!(hunks_outside(original, at_edit, &[&insert], &mut row).is_empty());
+    let at_edit = b"a:\n  b: 1\n  c: 2\n  z: 0\nd:\n  e: 3\nf:\n  g: 4\nh:\n  i: 5\nj:\n  k: 6\n";
+    assert!(clusters_outside(original, at_edit, &[&insert], &mut row).is_empty());
     assert_eq!(row.lines_inserted, 1);
-    // The same insertion, and a value changed on line 2.
-    let elsewhere = b"a:\n  b: 5\n  c: 2\n  f: 4\nd:\n  e: 3\n";
-    let outside = hunks_outside(original, elsewhere, &[&insert], &mut row);
+    // The same insertion, and a value changed on line 2, next to it: the changed line is no
+    // edit's.
+    let beside = b"a:\n  b: 5\n  c: 2\n  z: 0\nd:\n  e: 3\nf:\n  g: 4\nh:\n  i: 5\nj:\n  k: 6\n";
+    let outside = clusters_outside(original, beside, &[&insert], &mut row);
     assert_eq!(outside.len(), 1, "{outside:?}");
-    assert_eq!((outside[0].kind, outside[0].old), ('c', (2, 2)));
+    assert_eq!(outside[0].old(), (2, 3));
+    // The same insertion, and one far from it.
+    let far =
+        b"a:\n  b: 1\n  c: 2\n  z: 0\nd:\n  e: 3\nf:\n  g: 4\nh:\n  i: 5\nj:\n  k: 6\n  y: 0\n";
+    let outside = clusters_outside(original, far, &[&insert], &mut row);
+    assert_eq!(outside.len(), 1, "{outside:?}");
+    assert_eq!(outside[0].new(), (13, 13));
     // An insertion among equal lines, which the diff may place a line off.
-    let twice = b"a:\n  b: 1\n  c: 2\n  c: 2\nd:\n  e: 3\n";
+    let twice = b"a:\n  b: 1\n  c: 2\n  c: 2\nd:\n  e: 3\nf:\n  g: 4\nh:\n  i: 5\nj:\n  k: 6\n";
     let below = EditAt {
         line: 3,
         end_line: 3,
         ..insert.clone()
     };
-    assert!(hunks_outside(original, twice, &[&below], &mut row).is_empty());
+    assert!(clusters_outside(original, twice, &[&below], &mut row).is_empty());
     // A removal inside an edit's range; one outside it.
     let remove = EditAt {
         line: 5,
@@ -965,10 +1068,10 @@ fn the_line_diff_check_tells_a_change_at_an_edit_from_one_elsewhere() {
         end_column: 1,
         ..insert.clone()
     };
-    let removed = b"a:\n  b: 1\n  c: 2\nd:\n";
-    assert!(hunks_outside(original, removed, &[&remove], &mut row).is_empty());
+    let removed = b"a:\n  b: 1\n  c: 2\nd:\nf:\n  g: 4\nh:\n  i: 5\nj:\n  k: 6\n";
+    assert!(clusters_outside(original, removed, &[&remove], &mut row).is_empty());
     assert_eq!(
-        hunks_outside(original, removed, &[&insert], &mut row).len(),
+        clusters_outside(original, removed, &[&insert], &mut row).len(),
         1
     );
 }
