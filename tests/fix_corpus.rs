@@ -306,14 +306,14 @@ struct Cluster {
 impl Cluster {
     /// Its original lines (none when it only inserts: then `.0 == .1 + 1`), and its lines in
     /// the fixed text.
-    fn old(&self) -> (usize, usize) {
+    fn old_lines(&self) -> (usize, usize) {
         (
             self.hunks[0].0.old.0,
             self.hunks[self.hunks.len() - 1].0.old.1,
         )
     }
 
-    fn new(&self) -> (usize, usize) {
+    fn new_lines(&self) -> (usize, usize) {
         (
             self.hunks[0].0.new.0,
             self.hunks[self.hunks.len() - 1].0.new.1,
@@ -325,7 +325,7 @@ impl Cluster {
     /// and every original line it changes or removes is inside an edit's lines.
     fn at_edits(&self, shift: isize, edits: &[&EditAt]) -> bool {
         let at = |l: usize| (l as isize + shift).max(0) as usize;
-        let (first, last) = self.old();
+        let (first, last) = self.old_lines();
         let (lo, hi) = (at(first).saturating_sub(1), at(last) + 1);
         let touched = edits.iter().any(|e| e.line <= hi && e.last_line() >= lo);
         touched
@@ -348,7 +348,7 @@ impl Cluster {
             }
             text.join("\n")
         };
-        let (old, new) = (self.old(), self.new());
+        let (old, new) = (self.old_lines(), self.new_lines());
         format!(
             "{name}: lines {}-{} became {}-{}\n    was:\n{}\n    now:\n{}",
             old.0,
@@ -386,7 +386,7 @@ fn clusters(
         }
         let slack = h.slack(&o, &f);
         match out.last_mut() {
-            Some(c) if h.old.0 <= c.old().1 + 1 + NEAR => c.hunks.push((h, slack)),
+            Some(c) if h.old.0 <= c.old_lines().1 + 1 + NEAR => c.hunks.push((h, slack)),
             _ => out.push(Cluster {
                 hunks: vec![(h, slack)],
             }),
@@ -414,6 +414,9 @@ fn clusters_outside(
         .collect()
 }
 
+/// Of some places (by file and index), the rule and the finding whose fix each is.
+type Explained = BTreeMap<(String, usize), (String, String)>;
+
 /// The places (by file, each with whether a fix of the before run explains it) that none
 /// explains may be fixes of a later pass: of findings only an earlier pass brought (a
 /// deprecated POST asked for a key once most POSTs have one, a 409 asked for once an operation
@@ -426,7 +429,7 @@ fn explain_by_later_passes(
     original: &BTreeMap<String, Vec<u8>>,
     fixed: &BTreeMap<String, Vec<u8>>,
     places: &BTreeMap<String, Vec<(Cluster, bool)>>,
-) -> Result<BTreeMap<(String, usize), (String, String)>, String> {
+) -> Result<Explained, String> {
     // How far each undone place's lines are from the original's in the undone text.
     let mut shifts: BTreeMap<(String, usize), isize> = BTreeMap::new();
     for (name, clusters) in places {
@@ -437,7 +440,7 @@ fn explain_by_later_passes(
             if *explained {
                 continue;
             }
-            let (old, new) = (c.old(), c.new());
+            let (old, new) = (c.old_lines(), c.new_lines());
             for l in &f[at..new.0 - 1] {
                 undone.extend_from_slice(l);
                 written += 1;
@@ -810,7 +813,7 @@ fn check_spec_into(corpus: &Path, root: &str, out: &mut Outcome) {
                 match explained.get(&(name.clone(), i)) {
                     Some((rule, by)) => {
                         row.later += 1;
-                        let (old, new) = (c.old(), c.new());
+                        let (old, new) = (c.old_lines(), c.new_lines());
                         later
                             .entry(rule)
                             .or_insert_with(|| {
@@ -1046,13 +1049,13 @@ fn the_line_diff_check_tells_a_change_at_an_edit_from_one_elsewhere() {
     let beside = b"a:\n  b: 5\n  c: 2\n  z: 0\nd:\n  e: 3\nf:\n  g: 4\nh:\n  i: 5\nj:\n  k: 6\n";
     let outside = clusters_outside(original, beside, &[&insert], &mut row);
     assert_eq!(outside.len(), 1, "{outside:?}");
-    assert_eq!(outside[0].old(), (2, 3));
+    assert_eq!(outside[0].old_lines(), (2, 3));
     // The same insertion, and one far from it.
     let far =
         b"a:\n  b: 1\n  c: 2\n  z: 0\nd:\n  e: 3\nf:\n  g: 4\nh:\n  i: 5\nj:\n  k: 6\n  y: 0\n";
     let outside = clusters_outside(original, far, &[&insert], &mut row);
     assert_eq!(outside.len(), 1, "{outside:?}");
-    assert_eq!(outside[0].new(), (13, 13));
+    assert_eq!(outside[0].new_lines(), (13, 13));
     // An insertion among equal lines, which the diff may place a line off.
     let twice = b"a:\n  b: 1\n  c: 2\n  c: 2\nd:\n  e: 3\nf:\n  g: 4\nh:\n  i: 5\nj:\n  k: 6\n";
     let below = EditAt {
