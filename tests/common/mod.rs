@@ -157,3 +157,122 @@ pub fn assert_valid_sarif(validator: &Path, files: &[PathBuf]) {
         .collect();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The root documents of the corpus's MANIFEST.tsv (its `openapi ...` and `swagger ...` rows),
+/// each with its size in bytes, largest first: the fragments beside them are reached through
+/// their `$ref`s.
+pub fn corpus_roots(corpus: &Path) -> Vec<(String, u64)> {
+    let manifest = std::fs::read_to_string(corpus.join("MANIFEST.tsv")).unwrap();
+    let mut roots: Vec<(String, u64)> = manifest
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let cols: Vec<&str> = l.split('\t').collect();
+            let version = cols.get(5)?;
+            (version.starts_with("openapi") || version.starts_with("swagger"))
+                .then(|| (cols[0].to_string(), cols[4].parse().unwrap()))
+        })
+        .collect();
+    roots.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    roots
+}
+
+/// Every file the corpus's MANIFEST.tsv lists: root documents, fragments and the rest.
+pub fn corpus_files(corpus: &Path) -> Vec<String> {
+    let manifest = std::fs::read_to_string(corpus.join("MANIFEST.tsv")).unwrap();
+    manifest
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split('\t').next())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The folder of the corpus a root document's `$ref`s stay in: its vendor's, the first
+/// component of its path (`lob` for `lob/lob-api-public.yml`).
+pub fn corpus_project(root: &str) -> &str {
+    root.split('/').next().unwrap()
+}
+
+/// Copies `root`'s project folder ([`corpus_project`]) of the corpus to `into`, at the same
+/// relative path, as fresh files the test may write (the corpus itself may be read-only).
+pub fn copy_corpus_project(corpus: &Path, root: &str, into: &Path) {
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap() {
+            let entry = entry.unwrap();
+            let (from, to) = (entry.path(), to.join(entry.file_name()));
+            if entry.file_type().unwrap().is_dir() {
+                copy(&from, &to);
+            } else {
+                std::fs::write(&to, std::fs::read(&from).unwrap()).unwrap();
+            }
+        }
+    }
+    let project = corpus_project(root);
+    copy(&corpus.join(project), &into.join(project));
+}
+
+/// Every file under `dir`, by its `/`-separated path relative to `dir`, with its bytes.
+pub fn tree_bytes(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    fn walk(dir: &Path, prefix: &str, out: &mut std::collections::BTreeMap<String, Vec<u8>>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let entry = entry.unwrap();
+            let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
+            if entry.file_type().unwrap().is_dir() {
+                walk(&entry.path(), &format!("{name}/"), out);
+            } else {
+                out.insert(name, std::fs::read(entry.path()).unwrap());
+            }
+        }
+    }
+    let mut out = std::collections::BTreeMap::new();
+    walk(dir, "", &mut out);
+    out
+}
+
+/// `f` of every item, on as many threads as the machine has cores (at most `items.len()`),
+/// each taking the next item not yet taken: give the longest jobs first. The results are in
+/// the items' order.
+pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let threads = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .min(items.len().max(1));
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                loop {
+                    let at = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(item) = items.get(at) else { break };
+                    let r = f(item);
+                    results.lock().unwrap()[at] = Some(r);
+                }
+            });
+        }
+    });
+    results
+        .into_inner()
+        .unwrap()
+        .into_iter()
+        .map(Option::unwrap)
+        .collect()
+}
+
+/// `idemlint ARGS` run in `dir`: its exit code (-1 when a signal ended it), standard output and
+/// standard error.
+pub fn idemlint_in(dir: &Path, args: &[&str]) -> (i32, Vec<u8>, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_idemlint"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        out.stdout,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
