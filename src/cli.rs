@@ -845,19 +845,17 @@ fn fix(args: &CheckArgs, opts: &Options, started: std::time::Instant) -> u8 {
     };
     let original = stdin.clone();
     let (mut report, fixed) = crate::fix::run::run(&args.paths, opts, stdin, mode);
+    for (_, problem) in &fixed.broken {
+        eprintln!(
+            "warning: {problem}: a fix would have left the file unreadable there, so none of \
+             the fixes of that pass was applied to it (a bug of idemlint's: please report it)"
+        );
+    }
     if args.diff {
         print(&crate::fix::run::diff(&fixed.changed));
         if !args.quiet {
-            for f in &report.findings {
-                if let Some(why) = &f.no_fix {
-                    eprintln!(
-                        "note: {}:{}:{}: {}: no fix: {why}",
-                        f.file(),
-                        f.line,
-                        f.column,
-                        f.rule.as_str()
-                    );
-                }
+            for note in &fixed.refused {
+                eprintln!("note: {note}");
             }
             eprintln!("{}", would_fix(&fixed, &report, mode));
         }
@@ -871,9 +869,18 @@ fn fix(args: &CheckArgs, opts: &Options, started: std::time::Instant) -> u8 {
     }
     if from_stdin {
         // The document, fixed or as it came, on standard output; the report on stderr.
+        let original = original.unwrap_or_default();
         let text = match fixed.changed.first() {
-            Some(c) => c.after.clone().into_bytes(),
-            None => original.unwrap_or_default(),
+            Some(c) => {
+                // (The text read had its byte order mark taken off: it is put back.)
+                let bom = if original.starts_with(b"\xEF\xBB\xBF") {
+                    "\u{feff}"
+                } else {
+                    ""
+                };
+                format!("{bom}{}", c.after).into_bytes()
+            }
+            None => original,
         };
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(&text).and_then(|_| out.flush());

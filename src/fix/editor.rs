@@ -237,6 +237,10 @@ impl<'b> Editor<'b> {
         }
         let from_path = &self.bundle.file(from).source.path;
         let to_path = &self.bundle.file(to).source.path;
+        // A file fetched from a URL is named by its URL.
+        if let Some(url) = to_path.to_str().filter(|p| crate::fetch::is_http(p)) {
+            return format!("{url}#{pointer}");
+        }
         let relative = relative_path(from_path.parent().unwrap_or(Path::new("")), to_path);
         format!(
             "{}#{pointer}",

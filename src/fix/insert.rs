@@ -43,6 +43,9 @@ pub fn entry(
         }
     };
     let block = |column: &str| value::block_entry(key, value, column, style);
+    if !written_in_order(&spans, map) {
+        return None;
+    }
     add(text, map, &spans, b'{', b'}', written, block, style, json)
 }
 
@@ -67,6 +70,9 @@ pub fn item(
         }
     };
     let block = |column: &str| value::block_item(item, column, style);
+    if !written_in_order(&spans, seq) {
+        return None;
+    }
     // A block sequence's item starts after its `- `: the dash is the item's column.
     let mut spans = spans;
     if !(json || text.as_bytes().get(seq.span.start as usize) == Some(&b'[')) {
@@ -143,6 +149,37 @@ fn add(
     after_line(text, last_end, &block(&column), &column, style)
 }
 
+/// Whether the members' spans (as parsed) lie in the collection's, each after the one before:
+/// not so when one is written elsewhere (an alias's copy carries its anchor's spans), and then
+/// the collection is not one written here.
+pub(crate) fn written_in_order(spans: &[(usize, usize)], node: &Node) -> bool {
+    let (start, end) = (node.span.start as usize, node.span.end as usize);
+    let mut at = start;
+    for &(s, e) in spans {
+        if s < at || e < s || e > end {
+            return false;
+        }
+        at = s;
+    }
+    true
+}
+
+/// Where a value that ends at `end` ends as text: a block scalar's span runs to the next token,
+/// past its line end and the next line's indentation; its text ended at the start of that line.
+pub(crate) fn end_of_text(text: &str, end: usize) -> usize {
+    let line_start = text[..end].rfind('\n').map_or(0, |i| i + 1);
+    if line_start > 0
+        && line_start < end
+        && text[line_start..end]
+            .bytes()
+            .all(|b| b == b' ' || b == b'\t')
+    {
+        line_start
+    } else {
+        end
+    }
+}
+
 /// The column `at` is at, as the whitespace that puts a new line's text there: the line's own
 /// indentation when `at` starts its text, else as many spaces as characters before it (the first
 /// key of a map that is a sequence item, after its `- `).
@@ -165,6 +202,7 @@ fn after_line(
     style: &Style,
 ) -> Option<(Span, String)> {
     let nl = style.line_end.as_str();
+    let value_end = end_of_text(text, value_end);
     let line_end = if value_end > 0 && text.as_bytes()[value_end - 1] == b'\n' {
         value_end
     } else {
@@ -268,6 +306,17 @@ mod tests {
         assert_eq!(
             added(folded, &["a"], "c", Value::Int(2)),
             "a:\n  b: >-\n    folded\n    text\n  c: 2\nz: 1\n"
+        );
+    }
+
+    #[test]
+    fn a_block_scalar_before_the_next_key_keeps_the_entry_in_its_own_mapping() {
+        let text = "paths:\n  /p:\n    post:\n      responses: {'201': {description: C}}\n      \
+                    description: |\n        Creates.\n    get:\n      responses: {}\n";
+        assert_eq!(
+            added(text, &["paths", "/p", "post"], "x", Value::Int(1)),
+            "paths:\n  /p:\n    post:\n      responses: {'201': {description: C}}\n      \
+             description: |\n        Creates.\n      x: 1\n    get:\n      responses: {}\n"
         );
     }
 

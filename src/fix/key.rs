@@ -27,12 +27,26 @@ pub struct KeyParameter {
     create: Vec<Edit>,
 }
 
-/// What the description of a created key parameter says: what the key is, how long it is kept,
-/// and what a concurrent or mismatched request gets.
-pub const DESCRIPTION: &str = "A unique key (a UUID) the client generates for one request and \
-     sends again with each retry of it. A retry within 24 hours, while the key is kept, gets the \
-     original response; a request while another with the same key is still in progress gets 409 \
-     with Retry-After; the same key with another body gets 422.";
+/// What the description of a created key parameter says: what the key is, how long it is kept
+/// (the configured minimum lifetime), and what a concurrent or mismatched request gets (409,
+/// and the configured mismatch status).
+fn description(cx: &Context<'_>) -> String {
+    let seconds = cx.settings.min_ttl_seconds.max(1);
+    let kept = if seconds % 86_400 == 0 && seconds > 86_400 {
+        format!("{} days", seconds / 86_400)
+    } else if seconds % 3600 == 0 {
+        format!("{} hours", seconds / 3600)
+    } else {
+        format!("{seconds} seconds")
+    };
+    format!(
+        "A unique key (a UUID) the client generates for one request and sends again with each \
+         retry of it. A retry within {kept}, while the key is kept, gets the original response; \
+         a request while another with the same key is still in progress gets 409 with \
+         Retry-After; the same key with another body gets {}.",
+        cx.settings.mismatch_status
+    )
+}
 
 /// The API's key parameter, found or planned (see the module's notes).
 pub fn key_parameter(cx: &Context<'_>) -> Result<KeyParameter, Refusal> {
@@ -73,7 +87,18 @@ pub fn key_parameter(cx: &Context<'_>) -> Result<KeyParameter, Refusal> {
                 .into(),
         );
     }
-    let name = usual.unwrap_or_else(|| "Idempotency-Key".to_string());
+    // Else the configuration's first key header (`Idempotency-Key` unless a profile says
+    // otherwise), so that the header made is one the rules take for a key.
+    let configured = &cx.settings.key_headers;
+    let name = match usual {
+        Some(name) => name,
+        None => configured
+            .iter()
+            .find(|h| h.eq_ignore_ascii_case("Idempotency-Key"))
+            .or(configured.first())
+            .cloned()
+            .ok_or("no key header is configured (`key-headers` is empty)")?,
+    };
     let mut pointers = PointerCache::default();
     // The component most operations already refer to.
     if let Some(((file, start, end), _)) = used
@@ -145,7 +170,7 @@ pub fn key_parameter(cx: &Context<'_>) -> Result<KeyParameter, Refusal> {
         ("name", Value::str(name.clone())),
         ("in", Value::str("header")),
         ("required", Value::Bool(true)),
-        ("description", Value::str(DESCRIPTION)),
+        ("description", Value::str(description(cx))),
     ];
     if swagger {
         entries.extend(schema);
@@ -210,6 +235,15 @@ fn escape(key: &str) -> String {
 /// do not send yet (a configuration may count it safe).
 pub fn fix(cx: &Context<'_>, op: &Operation<'_>) -> Result<Fix, Refusal> {
     let key = cx.key_parameter()?;
+    // (An operation that lists the header already, not taken for a key, would list it twice.)
+    if op.header_param(&key.name).is_some() {
+        return Err(format!(
+            "it declares a `{}` header already, which is not taken for a key: check its \
+             description and the configuration's `key-headers`",
+            key.name
+        )
+        .into());
+    }
     let reference = cx.editor.reference(op.node.file, key.file, &key.pointer);
     let item = Value::reference(reference);
     let add = match op.node.get("parameters") {

@@ -131,7 +131,12 @@ pub fn plan<'t>(
         let first = fixes[at].edits.iter().map(|e| (e.file, e.span.start)).min();
         (first, at)
     });
-    let mut taken: Vec<&Edit> = Vec::new();
+    // The edits taken, by file and place. They never overlap, so by start their ends never
+    // decrease either: the ones an edit may meet are found by walking back from its end until
+    // one ends before it starts (a large spec has thousands of fixes; a scan of every edit
+    // taken for each would be quadratic).
+    let mut taken: std::collections::BTreeMap<(FileId, u32, u32, usize), &Edit> =
+        std::collections::BTreeMap::new();
     let touches = |a: &Edit, b: &Edit| {
         a.file == b.file && (a.span.end == b.span.start || b.span.end == a.span.start)
     };
@@ -153,12 +158,26 @@ pub fn plan<'t>(
             plan.invalid.push(at);
         } else if edits.iter().any(|e| {
             taken
-                .iter()
-                .any(|t| *t != e && (conflict(e, t) || touches(e, t)))
+                .range(..=(e.file, e.span.end, u32::MAX, usize::MAX))
+                .rev()
+                .take_while(|(_, t)| t.file == e.file && t.span.end >= e.span.start)
+                .any(|(_, t)| *t != e && (conflict(e, t) || touches(e, t)))
         }) {
             plan.deferred.push(at);
         } else {
-            taken.extend(edits);
+            for e in edits {
+                // (An edit the same as one taken is written once: kept once.)
+                let same = taken
+                    .range(
+                        (e.file, e.span.start, e.span.end, 0)
+                            ..=(e.file, e.span.start, e.span.end, usize::MAX),
+                    )
+                    .any(|(_, t)| *t == e);
+                if !same {
+                    let n = taken.len();
+                    taken.insert((e.file, e.span.start, e.span.end, n), e);
+                }
+            }
             plan.taken.push(at);
         }
     }

@@ -15,6 +15,9 @@ pub fn entry(text: &str, map: &Node, index: usize) -> Option<Span> {
             (e.key.span.start as usize, end as usize)
         })
         .collect();
+    if !super::insert::written_in_order(&spans, map) {
+        return None;
+    }
     member(text, map, &spans, index, b'{', b'}')
 }
 
@@ -26,6 +29,9 @@ pub fn item(text: &str, seq: &Node, index: usize) -> Option<Span> {
         .iter()
         .map(|i| (i.span.start as usize, i.span.end as usize))
         .collect();
+    if !super::insert::written_in_order(&spans, seq) {
+        return None;
+    }
     if !flow {
         // A block item starts at its dash.
         for s in &mut spans {
@@ -48,6 +54,7 @@ fn member(
     close: u8,
 ) -> Option<Span> {
     let &(start, end) = spans.get(index)?;
+    let end = super::insert::end_of_text(text, end);
     let flow = text.as_bytes().get(node.span.start as usize) == Some(&open);
     if flow {
         let inner_start = node.span.start as usize + 1;
@@ -62,6 +69,10 @@ fn member(
             // The last: from the end of the one before, taking the comma before it.
             Span::new(spans[index - 1].1, end)
         });
+    }
+    if spans.len() == 1 {
+        // The only member of a block collection: without it the collection would be a null.
+        return None;
     }
     let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
     let starts_line = text[line_start..start]

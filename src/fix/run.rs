@@ -55,6 +55,12 @@ pub struct Fixed {
     pub changed: Vec<Changed>,
     /// Whether the last pass still had fixes to apply (the bound was reached).
     pub unfinished: bool,
+    /// Why findings of the files as they were read have no fix (`file:line:column: rule: why`),
+    /// placed in the text on disk.
+    pub refused: Vec<String>,
+    /// Files whose fixes were dropped because the text they made no longer parsed (a bug of a
+    /// fix, which is reported rather than written), with the parser's message.
+    pub broken: Vec<(String, String)>,
 }
 
 /// The report after the fixes, and what they changed (nothing written yet). `stdin`: the text
@@ -66,8 +72,21 @@ pub fn run(
     mode: FixMode,
 ) -> (Report, Fixed) {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-    let root = opts.root.clone().unwrap_or_else(|| cwd.clone());
-    let root = std::fs::canonicalize(&root).unwrap_or(root);
+    // Where files may be written: the root, and the folders of what was named (as a run reads
+    // `$ref`s from them).
+    let mut roots = vec![opts.root.clone().unwrap_or_else(|| cwd.clone())];
+    for p in paths.iter().filter(|p| p.as_os_str() != "-") {
+        let p = cwd.join(p);
+        roots.push(if p.is_dir() {
+            p
+        } else {
+            p.parent().map(Path::to_path_buf).unwrap_or_default()
+        });
+    }
+    let roots: Vec<PathBuf> = roots
+        .into_iter()
+        .map(|r| std::fs::canonicalize(&r).unwrap_or(r))
+        .collect();
     let stdin_path = stdin.as_ref().map(|_| match &opts.stdin_filename {
         Some(f) => crate::files::normalize(&cwd.join(f)),
         None => cwd.join("<stdin>"),
@@ -87,10 +106,17 @@ pub fn run(
             move || Ok(input.unwrap_or_default()),
             &|_| (),
         );
-        let writable = |path: &Path| match &stdin_path {
-            // With `-`, only the document read is written (to standard output).
-            Some(stdin) => path == stdin,
-            None => under_root(path, &root),
+        if fixed.passes == 0 {
+            fixed.refused = refusals(&report.findings);
+        }
+        let broken = &fixed.broken;
+        let writable = |path: &Path| {
+            !broken.iter().any(|(name, _)| Path::new(name) == path)
+                && match &stdin_path {
+                    // With `-`, only the document read is written (to standard output).
+                    Some(stdin) => path == stdin,
+                    None => roots.iter().any(|root| under_root(path, root)),
+                }
         };
         let (fixes, sources) = collect(&report.findings, mode, writable);
         let text_of = |file: FileId| sources.get(file.0 as usize).map(|s| s.1.as_str());
@@ -118,6 +144,28 @@ pub fn run(
                 // (The plan checked every edit against this text: not reached.)
                 continue;
             };
+            // A fix must never leave a file that does not parse: such a pass is dropped for
+            // the file, and the file left as it was (and fixed no further).
+            let format = if path.extension().is_some_and(|e| e == "json") {
+                crate::source::Format::Json
+            } else {
+                crate::source::Format::Yaml
+            };
+            let check =
+                crate::source::SourceFile::new(path.clone(), name.clone(), after.clone(), format);
+            if let Err(e) = check.parse(&opts.limits) {
+                let at = check.line_col(e.span.start as usize);
+                fixed.broken.push((
+                    path.to_string_lossy().into_owned(),
+                    format!("{name}:{}:{}: {}", at.line, at.column, e.message),
+                ));
+                fixed.applied -= planned
+                    .taken
+                    .iter()
+                    .filter(|&&i| fixes[i].edits.iter().any(|e| e.file == file))
+                    .count();
+                continue;
+            }
             let entry = texts.entry(path.clone()).or_insert_with(|| {
                 order.push(path.clone());
                 (text.clone(), String::new(), name.clone())
@@ -198,6 +246,23 @@ fn collect(
     (fixes, sources)
 }
 
+/// Why findings have no fix, as `--diff` lists them.
+fn refusals(findings: &[Finding]) -> Vec<String> {
+    findings
+        .iter()
+        .filter_map(|f| {
+            let why = f.no_fix.as_deref()?;
+            Some(format!(
+                "{}:{}:{}: {}: no fix: {why}",
+                f.file(),
+                f.line,
+                f.column,
+                f.rule.as_str()
+            ))
+        })
+        .collect()
+}
+
 /// Whether `path` is a file under `root` (both made canonical, so a link out of the root is out).
 fn under_root(path: &Path, root: &Path) -> bool {
     let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
@@ -221,44 +286,67 @@ pub fn diff(changed: &[Changed]) -> String {
     out
 }
 
-/// Writes each changed file over the old, atomically: the new text goes to a temporary file in
-/// the same folder, which is renamed over the file (keeping its permissions, and its byte order
-/// mark if it had one). Returns the files that could not be written, with why.
+/// Writes each changed file over the old, atomically: each new text goes to a temporary file
+/// in the file's folder (created new, never through a link), then, once every one is written,
+/// each is renamed over its file (keeping its permissions, and its byte order mark if it had
+/// one). A file that changed on disk since it was read is not written over. Returns the files
+/// that could not be written, with why; when one cannot be, none is.
 pub fn write(changed: &[Changed]) -> Vec<(String, std::io::Error)> {
+    let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
     let mut failed = Vec::new();
     for c in changed {
-        if let Err(e) = write_one(&c.path, &c.after) {
+        match stage(c) {
+            Ok(pair) => staged.push(pair),
+            Err(e) => failed.push((c.name.clone(), e)),
+        }
+    }
+    if !failed.is_empty() {
+        for (temp, _) in &staged {
+            let _ = std::fs::remove_file(temp);
+        }
+        return failed;
+    }
+    for ((temp, target), c) in staged.iter().zip(changed) {
+        if let Err(e) = std::fs::rename(temp, target) {
+            let _ = std::fs::remove_file(temp);
             failed.push((c.name.clone(), e));
         }
     }
     failed
 }
 
-fn write_one(path: &Path, text: &str) -> std::io::Result<()> {
-    let target = std::fs::canonicalize(path)?;
+/// The new text of `c` in a temporary file beside it: (the temporary file, the file).
+fn stage(c: &Changed) -> std::io::Result<(PathBuf, PathBuf)> {
+    let target = std::fs::canonicalize(&c.path)?;
     let old = std::fs::read(&target)?;
-    let bom: &[u8] = if old.starts_with(b"\xEF\xBB\xBF") {
-        b"\xEF\xBB\xBF"
-    } else {
-        b""
-    };
+    const BOM: &[u8] = b"\xEF\xBB\xBF";
+    let bom: &[u8] = if old.starts_with(BOM) { BOM } else { b"" };
+    if old[bom.len()..] != *c.before.as_bytes() {
+        return Err(std::io::Error::other(
+            "it changed on disk while it was being fixed; run --fix again",
+        ));
+    }
     let dir = target.parent().unwrap_or(Path::new("."));
     let file_name = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let temp = dir.join(format!(".{file_name}.idemlint-{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut file = std::fs::File::create(&temp)?;
+    let written = (|| {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)?;
+        file.set_permissions(std::fs::metadata(&target)?.permissions())?;
         file.write_all(bom)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        let permissions = std::fs::metadata(&target)?.permissions();
-        std::fs::set_permissions(&temp, permissions)?;
-        std::fs::rename(&temp, &target)
+        file.write_all(c.after.as_bytes())?;
+        file.sync_all()
     })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
+    match written {
+        Ok(()) => Ok((temp, target)),
+        Err(e) => {
+            let _ = std::fs::remove_file(&temp);
+            Err(e)
+        }
     }
-    result
 }
