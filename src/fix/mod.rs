@@ -112,6 +112,42 @@ fn conflict(a: &Edit, b: &Edit) -> bool {
     }
 }
 
+/// Whether an insertion may be written beside another at the same place whichever fix it comes
+/// from: a member appended after a flow or JSON collection's last (it starts with its comma), or
+/// whole lines of block YAML (they start at a column and end with a line end). An insertion into
+/// an empty flow collection, or at the end of a file without a final newline, is not: two of
+/// those side by side would need a separator neither has.
+fn composable(e: &Edit) -> bool {
+    e.span.start == e.span.end
+        && (e.text.starts_with(',')
+            || (e.text.ends_with('\n') && !e.text.starts_with(['\n', '\r'])))
+}
+
+/// The key an inserted entry adds (`headers` of `      headers:\n...`, `maxLength` of
+/// `,\n  "maxLength": 255`); `None` for a sequence's item. Two fixes adding one key at one place
+/// would write it twice: they are not written side by side.
+fn added_key(e: &Edit) -> Option<&str> {
+    let body = e.text.trim_start_matches([',', ' ', '\t', '\r', '\n']);
+    if body.starts_with('-') {
+        return None;
+    }
+    let key = &body[..body.find(':')?];
+    Some(key.trim().trim_matches(['"', '\'']))
+}
+
+/// How inserts at one place are ordered: block lines deeper first (an entry of an inner mapping
+/// before one of the mapping that holds it, where both end at one byte), and at one depth a
+/// sequence's item before a mapping's entry (the item continues the sequence above); otherwise,
+/// and for everything else, in the order given.
+fn nesting(e: &Edit) -> (std::cmp::Reverse<usize>, bool) {
+    if !composable(e) || e.text.starts_with(',') {
+        return (std::cmp::Reverse(0), false);
+    }
+    let body = e.text.trim_start_matches([' ', '\t']);
+    let item = body.starts_with("- ") || body.starts_with("-\n") || body.starts_with("-\r");
+    (std::cmp::Reverse(e.text.len() - body.len()), !item)
+}
+
 /// The fixes of `fixes` that one pass applies. They are taken in the order of where they start
 /// (file, then byte), whatever order they were found in: each, unless one of its edits
 /// conflicts with, or touches, an edit of a fix already taken (then it waits for the next pass,
@@ -161,7 +197,13 @@ pub fn plan<'t>(
                 .range(..=(e.file, e.span.end, u32::MAX, usize::MAX))
                 .rev()
                 .take_while(|(_, t)| t.file == e.file && t.span.end >= e.span.start)
-                .any(|(_, t)| *t != e && (conflict(e, t) || touches(e, t)))
+                .any(|(_, t)| {
+                    let beside = e.span == t.span
+                        && composable(e)
+                        && composable(t)
+                        && (added_key(e).is_none() || added_key(e) != added_key(t));
+                    *t != e && !beside && (conflict(e, t) || touches(e, t))
+                })
         }) {
             plan.deferred.push(at);
         } else {
@@ -263,10 +305,13 @@ pub fn apply(text: &str, edits: &[&Edit]) -> Result<String, EditError> {
     for e in edits {
         check(text, e)?;
     }
-    // (Stable: inserts at one place keep their order.)
+    // (Stable: inserts at one place keep their order, but for their nesting.)
     let mut sorted: Vec<&Edit> = edits.to_vec();
-    sorted.sort_by_key(|e| (e.span.start, e.span.end));
-    sorted.dedup_by(|b, a| a == b);
+    sorted.sort_by_key(|e| (e.span.start, e.span.end, nesting(e)));
+    // (An edit given twice is written once, wherever the other copy sits among inserts at one
+    // place.)
+    let mut seen = std::collections::HashSet::new();
+    sorted.retain(|e| seen.insert((e.span.start, e.span.end, e.text.as_str())));
     for pair in sorted.windows(2) {
         let same_place_inserts =
             pair[0].span == pair[1].span && pair[0].span.start == pair[0].span.end;
@@ -491,11 +536,46 @@ mod tests {
         );
         let bump = edit(0, 3, 4, "2");
         assert_eq!(apply(text, &[&bump, &bump.clone()]).unwrap(), "a: 2\n");
-        // One fix may insert twice at one place; two fixes may not in one pass.
+        // One fix may insert twice at one place; two fixes may too when each writes whole lines
+        // (or a member after a comma), but not an insertion needing a separator.
         let one = vec![safe(vec![first.clone(), second.clone()])];
         assert_eq!(plan(&one, |_| true, any_text).taken, vec![0]);
-        let two = vec![safe(vec![first]), safe(vec![second])];
-        assert_eq!(plan(&two, |_| true, any_text).deferred, vec![1]);
+        let two = vec![safe(vec![first.clone()]), safe(vec![second])];
+        assert_eq!(plan(&two, |_| true, any_text).taken, vec![0, 1]);
+        let bare = vec![safe(vec![first.clone()]), safe(vec![edit(0, 5, 5, "c: 3")])];
+        assert_eq!(plan(&bare, |_| true, any_text).deferred, vec![1]);
+        // Nor two that add one key, whatever it holds.
+        let again = vec![safe(vec![first]), safe(vec![edit(0, 5, 5, "b: 3\n")])];
+        assert_eq!(plan(&again, |_| true, any_text).deferred, vec![1]);
+    }
+
+    #[test]
+    fn block_lines_inserted_at_one_place_go_deepest_first_and_items_before_entries() {
+        // `op:` ends where its `responses:` ends: a 409 for `responses`, a `parameters` entry for
+        // `op` and a top-level entry, from three fixes, all at the end of the text.
+        let text = "op:\n  responses:\n    '201': {description: ok}\n";
+        let end = text.len();
+        let top = edit(0, end, end, "components: {}\n");
+        let op = edit(0, end, end, "  parameters: []\n");
+        let response = edit(0, end, end, "    '409': {description: busy}\n");
+        let fixes = vec![safe(vec![top]), safe(vec![op]), safe(vec![response])];
+        let planned = plan(&fixes, |_| true, |_| Some(text));
+        assert_eq!(planned.taken, vec![0, 1, 2]);
+        let edits: Vec<&Edit> = fixes.iter().flat_map(|f| &f.edits).collect();
+        assert_eq!(
+            apply(text, &edits).unwrap(),
+            "op:\n  responses:\n    '201': {description: ok}\n    '409': {description: busy}\n  \
+             parameters: []\ncomponents: {}\n"
+        );
+        // A flush sequence's item and an entry of the mapping above it, at one column.
+        let text = "op:\n  parameters:\n  - a\n";
+        let end = text.len();
+        let entry = edit(0, end, end, "  responses: {}\n");
+        let item = edit(0, end, end, "  - b\n");
+        assert_eq!(
+            apply(text, &[&entry, &item]).unwrap(),
+            "op:\n  parameters:\n  - a\n  - b\n  responses: {}\n"
+        );
     }
 
     #[test]
