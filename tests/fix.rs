@@ -332,3 +332,38 @@ fn statistics_mark_the_fixable_rows() {
         "{stdout}"
     );
 }
+
+#[test]
+fn an_operation_in_a_referenced_file_gets_a_relative_ref_in_that_file() {
+    let dir = project(&[
+        (
+            "api/openapi.yaml",
+            "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /payments:\n    \
+             $ref: '../paths/payments.yaml'\n",
+        ),
+        (
+            "paths/payments.yaml",
+            "post:\n  summary: Create a payment\n  responses:\n    '201':\n      description: Created\n",
+        ),
+    ]);
+    let out = idemlint(dir.path())
+        .args([
+            "check",
+            "api/openapi.yaml",
+            "--fix",
+            "--unsafe-fixes",
+            "--select",
+            "missing-idempotency-key",
+        ])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 fixed, 0 remaining."));
+    assert_eq!(
+        read(dir.path(), "paths/payments.yaml"),
+        "post:\n  summary: Create a payment\n  responses:\n    '201':\n      description: Created\n  \
+         parameters:\n    - $ref: ../api/openapi.yaml#/components/parameters/IdempotencyKey\n"
+    );
+    assert!(read(dir.path(), "api/openapi.yaml").contains(
+        "components:\n  parameters:\n    IdempotencyKey:\n      name: Idempotency-Key\n"
+    ));
+}

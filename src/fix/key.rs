@@ -32,9 +32,9 @@ pub struct KeyParameter {
 /// and the configured mismatch status).
 fn description(cx: &Context<'_>) -> String {
     let seconds = cx.settings.min_ttl_seconds.max(1);
-    let kept = if seconds % 86_400 == 0 && seconds > 86_400 {
+    let kept = if seconds.is_multiple_of(86_400) && seconds > 86_400 {
         format!("{} days", seconds / 86_400)
-    } else if seconds % 3600 == 0 {
+    } else if seconds.is_multiple_of(3600) {
         format!("{} hours", seconds / 3600)
     } else {
         format!("{seconds} seconds")
