@@ -253,59 +253,28 @@ fn one_for_the_gap(mut all: Vec<Kept>, what: &str, fixed: Option<&Bundle>) -> Op
     Some(one)
 }
 
-/// One fix made of `fixes` (each an operation's, in order): each is taken unless an edit of it
-/// conflicts with, or touches, an edit taken before (as [`crate::fix::plan`] judges two fixes of
-/// one pass) or it cannot be applied at all; an edit the same as one taken already is written
-/// once. Titled after the first taken, with how many operations it covers when more than one
+/// One fix made of `fixes` (each an operation's, the kept one first): the ones a single pass
+/// would apply together ([`crate::fix::plan`]: a fix that conflicts with, or touches, one taken
+/// before it, or that cannot be applied at all, is left for later), their edits written once
+/// each. Titled after the first taken, with how many operations it covers when more than one
 /// ("Declare a 409 response on 12 operations"); unsafe when any taken is.
-fn merged_fix<'t>(
-    fixes: &[Fix],
-    text_of: impl Fn(FileId) -> Option<&'t str> + Copy,
-) -> Option<Fix> {
-    let mut taken: Vec<&Fix> = Vec::new();
-    let mut edits: Vec<Edit> = Vec::new();
+fn merged_fix<'t>(fixes: &[Fix], text_of: impl Fn(FileId) -> Option<&'t str>) -> Option<Fix> {
+    let taken = plan(fixes, |_| true, text_of).taken;
+    let first = &fixes[*taken.first()?];
     let mut written: HashSet<(FileId, u32, u32, &str)> = HashSet::new();
-    for fix in fixes {
-        if plan(std::slice::from_ref(fix), |_| true, text_of)
-            .taken
-            .is_empty()
-        {
-            continue;
-        }
-        // (Only fixes with edits near each other can conflict: asked of the planner, pair by
-        // pair, only then.)
-        let near = |a: &Fix| {
-            a.edits.iter().any(|x| {
-                fix.edits.iter().any(|y| {
-                    x.file == y.file && x.span.start <= y.span.end && y.span.start <= x.span.end
-                })
-            })
-        };
-        let clash = taken.iter().any(|t| {
-            near(t)
-                && plan(&[(*t).clone(), fix.clone()], |_| true, text_of)
-                    .taken
-                    .len()
-                    < 2
-        });
-        if clash {
-            continue;
-        }
-        taken.push(fix);
-        for e in &fix.edits {
-            if written.insert((e.file, e.span.start, e.span.end, e.text.as_str())) {
-                edits.push(e.clone());
-            }
-        }
-    }
-    let first = taken.first()?;
+    let edits: Vec<Edit> = taken
+        .iter()
+        .flat_map(|&i| &fixes[i].edits)
+        .filter(|e| written.insert((e.file, e.span.start, e.span.end, e.text.as_str())))
+        .cloned()
+        .collect();
     let title = match taken.len() {
         1 => first.title.clone(),
         n => format!("{} on {n} operations", first.title),
     };
     let applicability = if taken
         .iter()
-        .any(|f| f.applicability == Applicability::Unsafe)
+        .any(|&i| fixes[i].applicability == Applicability::Unsafe)
     {
         Applicability::Unsafe
     } else {
