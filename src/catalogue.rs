@@ -168,6 +168,9 @@ pub struct RuleMeta {
     pub sources: Vec<String>,
     /// The doc without its front matter.
     pub body: &'static str,
+    /// Whether its findings have fixes: its doc's `## Fix` section starts with `Safe:` or
+    /// `Unsafe:` (rather than `No fix:`).
+    pub fixes: bool,
 }
 
 static METAS: LazyLock<Vec<RuleMeta>> = LazyLock::new(|| {
@@ -269,5 +272,9 @@ pub fn parse_meta(id: &'static str, doc: &'static str) -> Result<RuleMeta, Strin
             .map(str::to_string)
             .collect(),
         body: body.trim_start(),
+        fixes: body.split_once("\n## Fix\n").is_some_and(|(_, section)| {
+            let section = section.trim_start();
+            section.starts_with("Safe:") || section.starts_with("Unsafe:")
+        }),
     })
 }

@@ -830,6 +830,7 @@ fn check(mut args: CheckArgs) -> u8 {
 fn fix(args: &CheckArgs, opts: &Options, started: std::time::Instant) -> u8 {
     let mode = crate::fix::run::FixMode {
         unsafe_fixes: args.unsafe_fixes,
+        diff: args.diff,
     };
     let from_stdin = args.paths.iter().any(|p| p.as_os_str() == "-");
     let stdin = if from_stdin {
@@ -844,20 +845,37 @@ fn fix(args: &CheckArgs, opts: &Options, started: std::time::Instant) -> u8 {
         None
     };
     let original = stdin.clone();
-    let (mut report, fixed) = crate::fix::run::run(&args.paths, opts, stdin, mode);
+    let (mut report, mut fixed) = crate::fix::run::run(&args.paths, opts, stdin, mode);
     for (_, problem) in &fixed.broken {
         eprintln!(
-            "warning: {problem}: a fix would have left the file unreadable there, so none of \
-             the fixes of that pass was applied to it (a bug of idemlint's: please report it)"
+            "warning: {problem}: a fix would have left the file unreadable there, so that pass \
+             was undone and the file is fixed no further (a bug of idemlint's: please report it)"
         );
     }
     if args.diff {
-        print(&crate::fix::run::diff(&fixed.changed));
+        let start = std::time::Instant::now();
+        let diff = fixed
+            .diff
+            .take()
+            .unwrap_or_else(|| crate::fix::run::diff(&fixed.changed));
+        print(&diff);
+        let diff_time = start.elapsed();
         if !args.quiet {
             for note in &fixed.refused {
                 eprintln!("note: {note}");
             }
             eprintln!("{}", would_fix(&fixed, &report, mode));
+        }
+        if args.timings {
+            eprint!(
+                "{}",
+                crate::timings::passes(&fixed.pass_times, ("diff", diff_time))
+            );
+            eprintln!(
+                "  {:<8} {:>10.1} ms",
+                "wall",
+                started.elapsed().as_secs_f64() * 1000.0
+            );
         }
         return if !report.errors.is_empty() {
             EXIT_ERROR
@@ -867,6 +885,7 @@ fn fix(args: &CheckArgs, opts: &Options, started: std::time::Instant) -> u8 {
             EXIT_FINDINGS
         };
     }
+    let mut write_time = std::time::Duration::ZERO;
     if from_stdin {
         // The document, fixed or as it came, on standard output; the report on stderr.
         let original = original.unwrap_or_default();
@@ -885,7 +904,9 @@ fn fix(args: &CheckArgs, opts: &Options, started: std::time::Instant) -> u8 {
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(&text).and_then(|_| out.flush());
     } else {
+        let start = std::time::Instant::now();
         let failed = crate::fix::run::write(&fixed.changed);
+        write_time = start.elapsed();
         for (name, e) in &failed {
             eprintln!("error: cannot write {name}: {e}");
         }
@@ -928,9 +949,12 @@ fn fix(args: &CheckArgs, opts: &Options, started: std::time::Instant) -> u8 {
     if args.timings {
         eprint!(
             "{}",
-            report
-                .timings
-                .table(report.documents.len(), started.elapsed(), started.elapsed())
+            crate::timings::passes(&fixed.pass_times, ("write", write_time))
+        );
+        eprintln!(
+            "  {:<8} {:>10.1} ms",
+            "wall",
+            started.elapsed().as_secs_f64() * 1000.0
         );
     }
     exit_code(&report, args.fail_on)

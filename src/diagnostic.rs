@@ -69,6 +69,11 @@ pub struct Diagnostic {
     pub fix: Option<Box<Fix>>,
     /// Why a rule that has fixes gives none for this finding (the place is a YAML anchor's).
     pub no_fix: Option<Cow<'static, str>>,
+    /// What other rules will find once the fix is applied, with their fixes (the 409 a key
+    /// brings): the filter judges each as a finding (selected, not turned off, not silenced)
+    /// and adds the fixes of those it keeps to this one's, so that one pass of `--fix` makes
+    /// the change whole. Never reported themselves.
+    pub follow_ups: Vec<Diagnostic>,
     /// A contract-change finding's place in the version it compares with (the base).
     pub before: Option<Box<Place>>,
 }
@@ -105,6 +110,7 @@ impl Diagnostic {
             deprecated_advice: false,
             fix: None,
             no_fix: None,
+            follow_ups: Vec::new(),
             before: None,
         }
     }
@@ -132,6 +138,12 @@ impl Diagnostic {
 
     /// Left out when one of `rules` reports the same operation (see [`Diagnostic::shadowed_by`]).
     pub fn shadowed_by(mut self, rules: &'static [RuleId]) -> Self {
+        // (`--diff` runs only the rules that have fixes: what shadows one of them must be one.)
+        debug_assert!(
+            !self.rule.meta().fixes || rules.iter().all(|r| r.meta().fixes),
+            "{} has fixes, and is shadowed by a rule without",
+            self.rule
+        );
         self.shadowed_by = rules;
         self
     }

@@ -75,7 +75,7 @@ impl Strict {
 pub(crate) fn parse_error(source: &SourceFile, e: crate::source::LoadError) -> FileError {
     let at = source.line_col(e.span.start as usize);
     FileError {
-        kind: ErrorKind::Input,
+        kind: ErrorKind::Parse,
         file: source.name.clone(),
         line: at.line,
         column: at.column,
@@ -296,17 +296,22 @@ fn lint_model(
     // diagnostics beside their rows (only the shadowable ones wait for the end).
     let mut row = |k: Kept| resolving.row(bundle, k, result);
     let safe_fixes = &config.settings.safe_fixes;
-    check_each(&cx, |diagnostics| {
-        if !safe_fixes.is_empty() {
-            // The configuration takes these rules' fixes as safe.
-            for d in diagnostics.iter_mut() {
-                if let Some(fix) = d.fix.as_mut().filter(|_| safe_fixes.contains(&d.rule)) {
-                    fix.applicability = crate::fix::Applicability::Safe;
+    let selection = opts.selection();
+    check_each(
+        &cx,
+        |rule| selection.runs(rule.as_str()),
+        |diagnostics| {
+            if !safe_fixes.is_empty() {
+                // The configuration takes these rules' fixes as safe.
+                for d in diagnostics.iter_mut() {
+                    if let Some(fix) = d.fix.as_mut().filter(|_| safe_fixes.contains(&d.rule)) {
+                        fix.applicability = crate::fix::Applicability::Safe;
+                    }
                 }
             }
-        }
-        filter.rule(diagnostics, &mut row)
-    });
+            filter.rule(diagnostics, &mut row)
+        },
+    );
     filter.finish(&mut row);
     result.timings.rules += rules_start.elapsed();
 }

@@ -107,6 +107,9 @@ pub struct FileError {
 pub enum ErrorKind {
     /// An input (a document, a referenced file, standard input) could not be read or linted.
     Input,
+    /// An input's text is not YAML or JSON (reported as an input error; told apart so that
+    /// `--fix` can see that a fix broke a file).
+    Parse,
     /// A configuration file has mistakes: the documents it governs were not linted.
     Configuration,
 }
@@ -115,7 +118,7 @@ impl ErrorKind {
     /// The name reports give it: `error[input]`, `"kind": "configuration"`.
     pub fn code(self) -> &'static str {
         match self {
-            ErrorKind::Input => "input",
+            ErrorKind::Input | ErrorKind::Parse => "input",
             ErrorKind::Configuration => "configuration",
         }
     }
@@ -747,7 +750,7 @@ fn parse_file(source: SourceFile, limits: &Limits) -> Result<BundleFile, FileErr
         Err(e) => {
             let at = source.line_col(e.span.start as usize);
             Err(FileError {
-                kind: ErrorKind::Input,
+                kind: ErrorKind::Parse,
                 file: name,
                 line: at.line,
                 column: at.column,

@@ -66,3 +66,23 @@ impl Timings {
         out
     }
 }
+
+/// `--timings` of `--fix` and `--diff`: each pass (a lint of every document, the choice of the
+/// fixes, their application), then the diff or the writes.
+pub fn passes(passes: &[crate::fix::run::PassTime], output: (&str, Duration)) -> String {
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    let mut out = String::from("Fix passes (each lints every document again):\n");
+    for (i, p) in passes.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "  pass {:<3} lint {:>8.1} ms  plan {:>6.1} ms  apply {:>6.1} ms  ({} fixed)",
+            i + 1,
+            ms(p.lint),
+            ms(p.plan),
+            ms(p.apply),
+            p.applied
+        );
+    }
+    let _ = writeln!(out, "  {:<8} {:>10.1} ms", output.0, ms(output.1));
+    out
+}

@@ -367,3 +367,103 @@ fn an_operation_in_a_referenced_file_gets_a_relative_ref_in_that_file() {
         "components:\n  parameters:\n    IdempotencyKey:\n      name: Idempotency-Key\n"
     ));
 }
+
+/// A key added brings the responses a keyed operation needs (the 409 with Retry-After, the 400
+/// for a missing key): one fix writes them with the key, in one pass, unless their rules are
+/// turned off or suppressed there.
+#[test]
+fn a_key_comes_with_its_responses_unless_their_rules_are_off_or_suppressed() {
+    const RESPONSES: &str = "        '409':
+          description: A request with the same idempotency key is still being processed; retry after Retry-After seconds.
+          headers:
+            Retry-After:
+              description: Seconds to wait before retrying with the same key.
+              schema:
+                type: integer
+        '400':
+          description: The idempotency key is missing or malformed.
+      parameters:
+";
+    let fix = |dir: &Path| {
+        let out = idemlint(dir)
+            .args([
+                "check",
+                "api.yaml",
+                "--fix",
+                "--unsafe-fixes",
+                "--format",
+                "json",
+            ])
+            .output()
+            .unwrap();
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (report, read(dir, "api.yaml"))
+    };
+
+    let dir = project(&[("api.yaml", PAYMENTS)]);
+    let (report, text) = fix(dir.path());
+    assert_eq!(report["fixes"]["applied"], 1, "{report}");
+    assert_eq!(report["findings"], serde_json::json!([]), "{report}");
+    assert!(
+        text.contains(&format!("          description: Created\n{RESPONSES}")),
+        "{text}"
+    );
+    let key = &PAYMENTS_FIXED_TAIL["          description: Created\n".len()..];
+    assert!(text.contains(key), "{text}");
+    let (again, same) = fix(dir.path());
+    assert_eq!(again["fixes"]["applied"], 0);
+    assert_eq!(same, text);
+
+    // The 409's rule turned off: no 409.
+    let dir = project(&[
+        ("api.yaml", PAYMENTS),
+        (
+            ".idemlint.yaml",
+            "rules:\n  missing-conflict-response: off\n",
+        ),
+    ]);
+    let (report, text) = fix(dir.path());
+    assert_eq!(report["fixes"]["applied"], 1, "{report}");
+    assert!(!text.contains("'409'") && text.contains("'400':"), "{text}");
+
+    // The 400's rule suppressed on the operation: no 400, and the suppression is used.
+    let suppressed = PAYMENTS.replace(
+        "      summary: Create a payment\n",
+        "      summary: Create a payment\n      x-idemlint-ignore: [missing-missing-key-response]\n",
+    );
+    let dir = project(&[("api.yaml", &suppressed)]);
+    let (report, text) = fix(dir.path());
+    assert_eq!(report["fixes"]["applied"], 1, "{report}");
+    assert!(text.contains("'409':") && !text.contains("'400'"), "{text}");
+    assert_eq!(report["findings"], serde_json::json!([]), "{report}");
+    assert_eq!(report["summary"]["suppressed"], 1, "{report}");
+}
+
+/// `--timings` with `--diff` or `--fix` shows each pass (the last one found nothing to apply),
+/// then the diff or the writes.
+#[test]
+fn timings_show_each_pass_of_a_fix() {
+    let dir = project(&[("api.yaml", PAYMENTS)]);
+    for (flag, last) in [("--diff", "  diff "), ("--fix", "  write ")] {
+        let out = idemlint(dir.path())
+            .args(["check", "api.yaml", flag, "--unsafe-fixes", "--timings"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let table = &stderr[stderr.find("Fix passes").expect("a table of passes")..];
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines.len(), 5, "{table}");
+        assert!(
+            lines[1].starts_with("  pass 1 ") && lines[1].ends_with("(1 fixed)"),
+            "{table}"
+        );
+        assert!(
+            lines[2].starts_with("  pass 2 ") && lines[2].ends_with("(0 fixed)"),
+            "{table}"
+        );
+        assert!(
+            lines[3].starts_with(last) && lines[4].starts_with("  wall "),
+            "{table}"
+        );
+    }
+}

@@ -354,14 +354,17 @@ fn check_fixed(fixture: &Path, report: &Report, scoped: &Options, rule: &str) {
         root: Some(root.clone()),
         ..scoped.clone()
     };
-    let mode = idemlint::fix::run::FixMode { unsafe_fixes: true };
+    let mode = idemlint::fix::run::FixMode {
+        unsafe_fixes: true,
+        diff: false,
+    };
     let fix = |path: &Path| idemlint::fix::run::run(&[path.to_path_buf()], &opts, None, mode);
     let (after, fixed) = fix(&copy);
     let text = fixed
         .changed
         .iter()
         .find(|c| c.path == copy)
-        .map(|c| c.after.clone())
+        .map(|c| c.after.to_string())
         .unwrap_or_else(|| panic!("{}: its fixes changed nothing", fixture.display()));
     let name = fixture.file_name().unwrap().to_str().unwrap();
     let (stem, ext) = name.rsplit_once('.').unwrap();

@@ -635,7 +635,8 @@ fn a_label_far_along_a_minified_line_is_a_note_not_a_crash() {
    ╰────
   help: send the absolute target value instead (e.g. the new balance), or require an `Idempotency-
         Key` header, or an `If-Match` precondition
-        fix (--fix --unsafe-fixes): Require the `Idempotency-Key` header
+        fix (--fix --unsafe-fixes): Require the `Idempotency-Key` header; declare a 409 response
+        with Retry-After; declare a 422 response; declare a 400 response
         relative change at repro.json:1:70427
 
 Found 1 problem (1 warning) in 1 file (1 operation).
@@ -741,7 +742,8 @@ fn a_1_mb_yaml_line_is_cut_around_the_span() {
   help: add a required `Idempotency-Key` header parameter (a client-generated UUID) and document
         how long keys are kept; if duplicates are harmless here, say so with `x-idempotency:
         false`
-        fix (--fix --unsafe-fixes): Require the `Idempotency-Key` header
+        fix (--fix --unsafe-fixes): Require the `Idempotency-Key` header; declare a 409 response
+        with Retry-After; declare a 400 response
 
 duplicate-key
 

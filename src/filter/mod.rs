@@ -191,12 +191,21 @@ impl<'a> Filter<'a> {
         // it would) and then left out, unless the configuration sets its rule's level.
         let left_out = d.deprecated_advice && !self.config.levels.contains_key(d.rule.as_str());
         let mut kept = self.levelled(d)?;
-        let d = &kept.diagnostic;
-        if let Some(key) = d.operation_key {
-            self.reported.insert((d.rule, key));
+        if let Some(key) = kept.diagnostic.operation_key {
+            self.reported.insert((kept.diagnostic.rule, key));
         }
+        kept.silenced = self.silenced(&kept.diagnostic);
+        let follow_ups = std::mem::take(&mut kept.diagnostic.follow_ups);
+        if kept.silenced.is_none() && !left_out {
+            self.add_follow_ups(&mut kept.diagnostic, follow_ups);
+        }
+        (!left_out).then_some(kept)
+    }
+
+    /// The suppression that silences `d`, if one does, with its reason.
+    fn silenced(&mut self, d: &Diagnostic) -> Option<Option<String>> {
         if self.suppressions.is_empty() {
-            return (!left_out).then_some(kept);
+            return None;
         }
         let at = d.primary;
         let line = self
@@ -205,16 +214,36 @@ impl<'a> Filter<'a> {
             .source
             .line_col(at.span.start as usize)
             .line;
-        kept.silenced = self
-            .suppressions
+        self.suppressions
             .silence_at(at.file, at.span, Some(line), d.rule.as_str())
             .or_else(|| {
                 // Written inside the operation object, which may be a `$ref` away.
                 let node = d.operation_node?;
                 self.suppressions
                     .silence_at(node.file, node.span, None, d.rule.as_str())
-            });
-        (!left_out).then_some(kept)
+            })
+    }
+
+    /// Adds to `d`'s fix the fixes of what it brings ([`Diagnostic::follow_ups`]) that would be
+    /// findings here: their rules run and are not turned off there, and no suppression silences
+    /// them (a suppression that would is used, as it will be once the fix is applied).
+    fn add_follow_ups(&mut self, d: &mut Diagnostic, follow_ups: Vec<Diagnostic>) {
+        let Some(fix) = d.fix.take() else {
+            return;
+        };
+        let mut fixes = vec![*fix];
+        for f in follow_ups {
+            let Some(kept) = self.levelled(f) else {
+                continue;
+            };
+            if self.silenced(&kept.diagnostic).is_some() {
+                continue;
+            }
+            fixes.extend(kept.diagnostic.fix.map(|f| *f));
+        }
+        let bundle = self.bundle;
+        let text_of = |file: FileId| bundle.files.get(file.0 as usize).map(|f| &*f.source.text);
+        d.fix = Some(Box::new(with_follow_ups(fixes, text_of)));
     }
 }
 
@@ -261,13 +290,7 @@ fn one_for_the_gap(mut all: Vec<Kept>, what: &str, fixed: Option<&Bundle>) -> Op
 fn merged_fix<'t>(fixes: &[Fix], text_of: impl Fn(FileId) -> Option<&'t str>) -> Option<Fix> {
     let taken = plan(fixes, |_| true, text_of).taken;
     let first = &fixes[*taken.first()?];
-    let mut written: HashSet<(FileId, u32, u32, &str)> = HashSet::new();
-    let edits: Vec<Edit> = taken
-        .iter()
-        .flat_map(|&i| &fixes[i].edits)
-        .filter(|e| written.insert((e.file, e.span.start, e.span.end, e.text.as_str())))
-        .cloned()
-        .collect();
+    let edits = edits_of(fixes, &taken);
     let title = match taken.len() {
         1 => first.title.clone(),
         n => format!("{} on {n} operations", first.title),
@@ -285,6 +308,51 @@ fn merged_fix<'t>(fixes: &[Fix], text_of: impl Fn(FileId) -> Option<&'t str>) ->
         applicability,
         edits,
     })
+}
+
+/// The edits of the fixes `taken`, each written once.
+fn edits_of(fixes: &[Fix], taken: &[usize]) -> Vec<Edit> {
+    let mut written: HashSet<(FileId, u32, u32, &str)> = HashSet::new();
+    taken
+        .iter()
+        .flat_map(|&i| &fixes[i].edits)
+        .filter(|e| written.insert((e.file, e.span.start, e.span.end, e.text.as_str())))
+        .cloned()
+        .collect()
+}
+
+/// A fix (the first of `fixes`) with the fixes of what it brings (the rest) that one pass of
+/// the planner takes beside it: "Require the `Idempotency-Key` header; declare a 409 response
+/// with Retry-After". Those it would defer are left for a later pass of `--fix`, as findings.
+fn with_follow_ups<'t>(mut fixes: Vec<Fix>, text_of: impl Fn(FileId) -> Option<&'t str>) -> Fix {
+    if fixes.len() == 1 {
+        return fixes.swap_remove(0);
+    }
+    let taken = plan(&fixes, |_| true, text_of).taken;
+    if taken.first() != Some(&0) {
+        return fixes.swap_remove(0);
+    }
+    let mut title = fixes[0].title.clone();
+    for &i in &taken[1..] {
+        let t = &fixes[i].title;
+        let mut chars = t.chars();
+        title.push_str("; ");
+        title.extend(chars.next().map(|c| c.to_ascii_lowercase()));
+        title.push_str(chars.as_str());
+    }
+    let applicability = if taken
+        .iter()
+        .any(|&i| fixes[i].applicability == Applicability::Unsafe)
+    {
+        Applicability::Unsafe
+    } else {
+        Applicability::Safe
+    };
+    Fix {
+        title,
+        applicability,
+        edits: edits_of(&fixes, &taken),
+    }
 }
 
 #[cfg(test)]

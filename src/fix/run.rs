@@ -10,12 +10,14 @@
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::{Applicability, Edit, Fix, apply, plan};
 use crate::files::{Disk, Overlay};
 use crate::lint::Options;
 use crate::report::{Finding, Report};
 use crate::resolve::FileId;
+use crate::source::SourceFile;
 
 /// At most this many passes: a fix that keeps bringing others would otherwise never end.
 pub const MAX_PASSES: usize = 10;
@@ -25,6 +27,9 @@ pub const MAX_PASSES: usize = 10;
 pub struct FixMode {
     /// Unsafe fixes too (`--unsafe-fixes`).
     pub unsafe_fixes: bool,
+    /// Whether the diff of the changes is wanted (`--diff`): it is then made while the last
+    /// pass lints ([`Fixed::diff`]).
+    pub diff: bool,
 }
 
 impl FixMode {
@@ -40,8 +45,8 @@ pub struct Changed {
     pub path: PathBuf,
     /// As reports name it.
     pub name: String,
-    pub before: String,
-    pub after: String,
+    pub before: Arc<str>,
+    pub after: Arc<str>,
 }
 
 /// What the passes did.
@@ -61,6 +66,25 @@ pub struct Fixed {
     /// Files whose fixes were dropped because the text they made no longer parsed (a bug of a
     /// fix, which is reported rather than written), with the parser's message.
     pub broken: Vec<(String, String)>,
+    /// Where each pass's time went (`--timings`), the last (which found nothing to apply, or
+    /// reached the bound) included.
+    pub pass_times: Vec<PassTime>,
+    /// The diff of [`Fixed::changed`], when [`FixMode::diff`] asked for it and it could be
+    /// made beside the last lint.
+    pub diff: Option<String>,
+}
+
+/// The time of one pass, for `--timings`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PassTime {
+    /// Linting the documents as they stand.
+    pub lint: std::time::Duration,
+    /// Choosing the fixes to apply.
+    pub plan: std::time::Duration,
+    /// Applying them, and checking that each changed file still parses.
+    pub apply: std::time::Duration,
+    /// Fixes it applied.
+    pub applied: usize,
 }
 
 /// The report after the fixes, and what they changed (nothing written yet). `stdin`: the text
@@ -91,21 +115,68 @@ pub fn run(
         Some(f) => crate::files::normalize(&cwd.join(f)),
         None => cwd.join("<stdin>"),
     });
+    // `--diff` shows fixes, not findings: only the rules that have fixes need to run.
+    let fixing;
+    let opts = match mode.diff.then(|| fixing_only(opts)).flatten() {
+        Some(o) => {
+            fixing = o;
+            &fixing
+        }
+        None => opts,
+    };
     let mut stdin_text = stdin;
     let mut overlay = Overlay::new(Box::new(Disk));
     let mut fixed = Fixed::default();
-    // By path: the text before any fix, and now.
-    let mut texts: HashMap<PathBuf, (String, String, String)> = HashMap::new();
+    // By path: the text before any fix, now, and the file's name. (Texts are shared, not
+    // copied: a large spec is megabytes.)
+    let mut texts: HashMap<PathBuf, (Arc<str>, Arc<str>, String)> = HashMap::new();
     let mut order: Vec<PathBuf> = Vec::new();
+    // The files the last pass changed: (path, name, text before it).
+    let mut last: Vec<(PathBuf, String, Arc<str>)> = Vec::new();
     loop {
+        let mut time = PassTime::default();
+        let start = std::time::Instant::now();
         let input = stdin_text.clone();
-        let (report, _) = crate::lint::run_each(
-            paths,
-            opts,
-            &overlay,
-            move || Ok(input.unwrap_or_default()),
-            &|_| (),
-        );
+        // The diff of the texts as they stand is made beside the lint (on another core), for
+        // the lint that finds nothing more to fix leaves them as they are.
+        let (report, diff) = std::thread::scope(|scope| {
+            let diff =
+                (mode.diff && fixed.passes > 0).then(|| scope.spawn(|| self::diff(&fixed.changed)));
+            let (report, _) = crate::lint::run_each(
+                paths,
+                opts,
+                &overlay,
+                move || Ok(input.unwrap_or_default()),
+                &|_| (),
+            );
+            (report, diff.and_then(|d| d.join().ok()))
+        });
+        time.lint = start.elapsed();
+        // A fix must never leave a file that does not parse (a bug of the fix). When the last
+        // pass left one so, the pass is undone (in every file: a fix may span two), that file
+        // is fixed no further, and the rest linted again. (The lint is the check: no text is
+        // parsed twice.)
+        let broke = unparsable(&last, &report.errors);
+        if !broke.is_empty() {
+            fixed.broken.extend(broke);
+            fixed.applied -= fixed.pass_times.last().map_or(0, |t| t.applied);
+            for (path, _, before) in last.drain(..) {
+                if let Some(entry) = texts.get_mut(&path) {
+                    entry.1.clone_from(&before);
+                }
+                if stdin_path.as_deref() == Some(path.as_path()) {
+                    stdin_text = Some(before.as_bytes().to_vec());
+                } else {
+                    overlay.set(path, before);
+                }
+            }
+            fixed.changed = changed(&order, &texts);
+            fixed.pass_times.push(time);
+            continue;
+        }
+        last.clear();
+        fixed.diff = diff;
+        let start = std::time::Instant::now();
         if fixed.passes == 0 {
             fixed.refused = refusals(&report.findings);
         }
@@ -119,17 +190,22 @@ pub fn run(
                 }
         };
         let (fixes, sources) = collect(&report.findings, mode, writable);
-        let text_of = |file: FileId| sources.get(file.0 as usize).map(|s| s.1.as_str());
+        let text_of = |file: FileId| sources.get(file.0 as usize).map(|s| s.text.as_str());
         let planned = plan(&fixes, |_| true, text_of);
+        time.plan = start.elapsed();
         if planned.taken.is_empty() {
+            fixed.pass_times.push(time);
             return (report, fixed);
         }
         if fixed.passes == MAX_PASSES {
             fixed.unfinished = true;
+            fixed.pass_times.push(time);
             return (report, fixed);
         }
+        let start = std::time::Instant::now();
         fixed.passes += 1;
         fixed.applied += planned.taken.len();
+        fixed.diff = None;
         let mut by_file: HashMap<FileId, Vec<&Edit>> = HashMap::new();
         for &i in &planned.taken {
             for e in &fixes[i].edits {
@@ -139,68 +215,95 @@ pub fn run(
         let mut files: Vec<_> = by_file.into_iter().collect();
         files.sort_by_key(|(file, _)| *file);
         for (file, edits) in files {
-            let (path, text, name) = &sources[file.0 as usize];
-            let Ok(after) = apply(text, &edits) else {
+            let source = &sources[file.0 as usize];
+            let (path, name) = (&source.path, &source.name);
+            let Ok(after) = apply(&source.text, &edits) else {
                 // (The plan checked every edit against this text: not reached.)
                 continue;
             };
-            // A fix must never leave a file that does not parse: such a pass is dropped for
-            // the file, and the file left as it was (and fixed no further).
-            let format = if path.extension().is_some_and(|e| e == "json") {
-                crate::source::Format::Json
-            } else {
-                crate::source::Format::Yaml
-            };
-            let check =
-                crate::source::SourceFile::new(path.clone(), name.clone(), after.clone(), format);
-            if let Err(e) = check.parse(&opts.limits) {
-                let at = check.line_col(e.span.start as usize);
-                fixed.broken.push((
-                    path.to_string_lossy().into_owned(),
-                    format!("{name}:{}:{}: {}", at.line, at.column, e.message),
-                ));
-                fixed.applied -= planned
-                    .taken
-                    .iter()
-                    .filter(|&&i| fixes[i].edits.iter().any(|e| e.file == file))
-                    .count();
-                continue;
-            }
+            let after: Arc<str> = after.into();
             let entry = texts.entry(path.clone()).or_insert_with(|| {
                 order.push(path.clone());
-                (text.clone(), String::new(), name.clone())
+                let read: Arc<str> = source.text.as_str().into();
+                (read.clone(), read, name.clone())
             });
-            entry.1.clone_from(&after);
+            last.push((path.clone(), name.clone(), entry.1.clone()));
+            entry.1 = after.clone();
             if stdin_path.as_deref() == Some(path.as_path()) {
-                stdin_text = Some(after.into_bytes());
+                stdin_text = Some(after.as_bytes().to_vec());
             } else {
                 overlay.set(path.clone(), after);
             }
         }
-        fixed.changed = order
-            .iter()
-            .filter_map(|p| {
-                let (before, after, name) = &texts[p];
-                (before != after).then(|| Changed {
-                    path: p.clone(),
-                    name: name.clone(),
-                    before: before.clone(),
-                    after: after.clone(),
-                })
-            })
-            .collect();
+        fixed.changed = changed(&order, &texts);
+        time.apply = start.elapsed();
+        time.applied = planned.taken.len();
+        fixed.pass_times.push(time);
     }
 }
 
+/// The files of `last` (path, name, text), which the last pass changed, that `errors` say no
+/// longer parse: (path, `name:line:column: message`).
+fn unparsable(
+    last: &[(PathBuf, String, Arc<str>)],
+    errors: &[crate::resolve::FileError],
+) -> Vec<(String, String)> {
+    last.iter()
+        .filter_map(|(path, name, _)| {
+            let e = errors
+                .iter()
+                .find(|e| e.kind == crate::resolve::ErrorKind::Parse && e.file == *name)?;
+            Some((
+                path.to_string_lossy().into_owned(),
+                format!("{}:{}:{}: {}", e.file, e.line, e.column, e.message),
+            ))
+        })
+        .collect()
+}
+
+/// `opts` with only the rules selected that have fixes; `None` when none of those is selected
+/// (then nothing is fixed whatever runs).
+fn fixing_only(opts: &Options) -> Option<Options> {
+    let fixing = crate::rules::RULES
+        .iter()
+        .map(|r| r.id)
+        .filter(|r| r.meta().fixes && opts.selection().runs(r.as_str()))
+        .map(|r| r.as_str().to_string())
+        .collect::<Vec<_>>();
+    (!fixing.is_empty()).then(|| Options {
+        select: fixing,
+        ..opts.clone()
+    })
+}
+
+/// The files whose text differs from the text read, in the order first changed.
+fn changed(
+    order: &[PathBuf],
+    texts: &HashMap<PathBuf, (Arc<str>, Arc<str>, String)>,
+) -> Vec<Changed> {
+    order
+        .iter()
+        .filter_map(|p| {
+            let (before, after, name) = &texts[p];
+            (before != after).then(|| Changed {
+                path: p.clone(),
+                name: name.clone(),
+                before: before.clone(),
+                after: after.clone(),
+            })
+        })
+        .collect()
+}
+
 /// The fixes of `findings` that `mode` admits and that change only writable files, as
-/// [`Fix`]es over a table of those files: (path, text, name) by [`FileId`].
+/// [`Fix`]es over a table of those files by [`FileId`].
 fn collect(
     findings: &[Finding],
     mode: FixMode,
     writable: impl Fn(&Path) -> bool,
-) -> (Vec<Fix>, Vec<(PathBuf, String, String)>) {
+) -> (Vec<Fix>, Vec<Arc<SourceFile>>) {
     let mut ids: HashMap<PathBuf, FileId> = HashMap::new();
-    let mut sources: Vec<(PathBuf, String, String)> = Vec::new();
+    let mut sources: Vec<Arc<SourceFile>> = Vec::new();
     let mut fixes = Vec::new();
     // (Asked once a file: a large spec has thousands of fixes in a handful of files.)
     let mut may_write: HashMap<&Path, bool> = HashMap::new();
@@ -223,11 +326,7 @@ fn collect(
             .iter()
             .map(|e| {
                 let file = *ids.entry(e.source.path.clone()).or_insert_with(|| {
-                    sources.push((
-                        e.source.path.clone(),
-                        e.source.text.clone(),
-                        e.source.name.clone(),
-                    ));
+                    sources.push(Arc::clone(&e.source));
                     FileId(sources.len() as u32 - 1)
                 });
                 Edit {
@@ -274,7 +373,7 @@ pub fn diff(changed: &[Changed]) -> String {
     let mut out = String::new();
     for c in changed {
         let name = c.name.trim_start_matches("./");
-        let diff = similar::TextDiff::from_lines(&c.before, &c.after);
+        let diff = similar::TextDiff::from_lines(&*c.before, &*c.after);
         out.push_str(
             &diff
                 .unified_diff()
@@ -348,5 +447,89 @@ fn stage(c: &Changed) -> std::io::Result<(PathBuf, PathBuf)> {
             let _ = std::fs::remove_file(&temp);
             Err(e)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resolve::{ErrorKind, FileError};
+
+    fn error(kind: ErrorKind, file: &str, message: &str) -> FileError {
+        FileError {
+            kind,
+            file: file.to_string(),
+            line: 3,
+            column: 7,
+            message: message.to_string(),
+        }
+    }
+
+    /// A pass broke a file when the next lint cannot parse a file it changed; a file it did not
+    /// change, or an error that is not the parser's (a `$ref` not found), is no sign of that.
+    #[test]
+    fn a_pass_broke_the_files_it_changed_that_no_longer_parse() {
+        let last = vec![
+            (
+                PathBuf::from("/p/a.yaml"),
+                "a.yaml".to_string(),
+                Arc::from(""),
+            ),
+            (
+                PathBuf::from("/p/b.yaml"),
+                "b.yaml".to_string(),
+                Arc::from(""),
+            ),
+        ];
+        let errors = [
+            error(ErrorKind::Parse, "c.yaml", "invalid YAML"),
+            error(ErrorKind::Input, "b.yaml", "cannot read"),
+            error(
+                ErrorKind::Parse,
+                "a.yaml",
+                "invalid YAML: did not find expected key",
+            ),
+        ];
+        assert_eq!(
+            unparsable(&last, &errors),
+            [(
+                "/p/a.yaml".to_string(),
+                "a.yaml:3:7: invalid YAML: did not find expected key".to_string()
+            )]
+        );
+        assert!(unparsable(&last[1..], &errors).is_empty());
+        assert!(unparsable(&[], &errors).is_empty());
+    }
+
+    /// `--diff` runs the rules that have fixes, of those selected; none selected, it runs what
+    /// was asked for.
+    #[test]
+    fn the_diff_runs_the_selected_rules_that_have_fixes() {
+        let all = fixing_only(&Options::default()).unwrap().select;
+        assert!(all.iter().any(|r| r == "missing-idempotency-key"));
+        assert!(all.iter().any(|r| r == "unused-suppression"));
+        assert!(
+            !all.iter()
+                .any(|r| r == "duplicate-key" || r == "non-idempotent-put")
+        );
+        let some = Options {
+            select: vec!["duplicate-key".into(), "missing-conflict-response".into()],
+            ..Options::default()
+        };
+        assert_eq!(
+            fixing_only(&some).unwrap().select,
+            ["missing-conflict-response"]
+        );
+        let ignored = Options {
+            ignore: vec!["missing-conflict-response".into()],
+            ..Options::default()
+        };
+        let left = fixing_only(&ignored).unwrap().select;
+        assert_eq!(left.len(), all.len() - 1);
+        let none = Options {
+            select: vec!["duplicate-key".into()],
+            ..Options::default()
+        };
+        assert!(fixing_only(&none).is_none());
     }
 }

@@ -24,7 +24,9 @@ pub fn render(report: &Report) -> String {
             e.line,
             e.column,
             property(match e.kind {
-                crate::resolve::ErrorKind::Input => "idemlint: input not linted",
+                crate::resolve::ErrorKind::Input | crate::resolve::ErrorKind::Parse => {
+                    "idemlint: input not linted"
+                }
                 crate::resolve::ErrorKind::Configuration => "idemlint: configuration error",
             }),
             data(&e.message)

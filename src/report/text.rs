@@ -39,7 +39,9 @@ pub fn write(
             .with_code(e.kind.code())
             .with_severity(MSeverity::Error)
             .with_help(match e.kind {
-                ErrorKind::Input => "this input was not linted; the other files were",
+                ErrorKind::Input | ErrorKind::Parse => {
+                    "this input was not linted; the other files were"
+                }
                 ErrorKind::Configuration => {
                     "the documents under this configuration were not linted; the others were"
                 }

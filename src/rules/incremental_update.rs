@@ -11,6 +11,7 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let keys = super::KeyFix::new(cx);
     for op in &cx.api.operations {
         let applies =
             op.method == Method::Patch || (op.method == Method::Post && op.path.contains('{'));
@@ -41,9 +42,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 "send the absolute target value instead (e.g. the new balance), or require an \
                  `Idempotency-Key` header, or an `If-Match` precondition",
             );
-        d = d
-            .with_label(evidence.at, "relative change")
-            .with_fix_or(crate::fix::key::fix(cx, op));
+        d = keys.attach(d.with_label(evidence.at, "relative change"), op);
         // On a POST, `missing-idempotency-key` reports the same relative change as an error (a
         // retry applies it twice); this rule speaks when that one is off or says nothing.
         if op.method == Method::Post {

@@ -12,6 +12,7 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let keys = super::KeyFix::new(cx);
     for op in &cx.api.operations {
         if !matches!(op.method, Method::Patch | Method::Post) || cx.facts.of(op).protected() {
             continue;
@@ -24,8 +25,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if crate::idempotency::resource_version_sendable(cx.bundle, op) {
             continue;
         }
-        out.push(
-            cx.diagnostic(
+        let d = cx
+            .diagnostic(
                 &RULE,
                 op.key,
                 format!(
@@ -41,8 +42,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .with_operation(op)
             .with_help(
                 "require `If-Match` with the resource's ETag, or an `Idempotency-Key` header",
-            )
-            .with_fix_or(crate::fix::key::fix(cx, op)),
-        );
+            );
+        out.push(keys.attach(d, op));
     }
 }

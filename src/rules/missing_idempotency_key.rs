@@ -16,6 +16,7 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let keys = super::KeyFix::new(cx);
     // Every POST that the rule applies to, with the carrier it declares (if any).
     let posts: Vec<(&Operation<'_>, Option<String>)> = cx
         .api
@@ -332,7 +333,7 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .with_help(help);
         // (A target-only transition is better answered by documenting its repeat.)
         if !target_only {
-            d = d.with_fix_or(crate::fix::key::fix(cx, op));
+            d = keys.attach(d, op);
         }
         if let Some(severity) = severity {
             d = d.with_severity(severity);

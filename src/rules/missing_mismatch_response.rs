@@ -4,7 +4,10 @@
 use super::{Context, Rule, RuleId};
 use crate::diagnostic::Diagnostic;
 use crate::fix::response::{Answer, Declare};
-use crate::idempotency::{Declared, declared, mismatch_wording, policy_status, responses_location};
+use crate::idempotency::{
+    Declared, KeyCarrier, declared, mismatch_wording, policy_status, responses_location,
+};
+use crate::model::Operation;
 
 pub const RULE: Rule = Rule {
     id: RuleId::MissingMismatchResponse,
@@ -156,36 +159,56 @@ fn replay_said(text: &str) -> Option<Replay> {
         .max()
 }
 
-fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    let mut found = Vec::new();
-    let declare = Declare::new(&cx.editor, cx.api, Answer::Mismatch);
-    // Whether the API's own description, or a tag's (Lob documents its idempotency in a tag's
-    // text), says a reused key gets the first response: the finding then says what is still
-    // missing.
-    let root = cx.api.root.node;
-    let info = root.get("info").and_then(|i| i.get("description"));
-    let tags = root
-        .get("tags")
-        .into_iter()
-        .flat_map(crate::source::Node::items)
-        .filter_map(|t| t.get("description"));
-    let replay_said_for_api = info
-        .into_iter()
-        .chain(tags)
-        .filter_map(crate::source::Node::as_str)
-        .filter_map(replay_said)
-        .max();
-    // The API's own list of the error codes every operation may answer names the one for a key
-    // reused with another payload (Square's `info.x-square-generic-error-codes` lists
-    // `IDEMPOTENCY_KEY_REUSED`): every keyed operation answers it, by its code.
-    let code_for_api = [Some(root), root.get("info")]
-        .into_iter()
-        .flatten()
-        .any(|n| crate::idempotency::extension_names_code(n, MISMATCH_CODES));
-    for op in cx.operations_whose_duplicates_matter() {
-        if cx.carriers(op).is_empty() {
-            continue;
+/// What the rule finds on a keyed operation, with what it reads of the API built once: used by
+/// the rule, and by a fix that adds a key (the mismatch status the key brings, declared with
+/// it).
+pub(super) struct Keyed<'c, 'a> {
+    cx: &'c Context<'a>,
+    declare: Declare<'c, 'a>,
+    /// Whether the API's own description, or a tag's (Lob documents its idempotency in a
+    /// tag's text), says a reused key gets the first response: the finding then says what is
+    /// still missing.
+    replay_said_for_api: Option<Replay>,
+    /// Whether the API's own list of the error codes every operation may answer names the one
+    /// for a key reused with another payload (Square's `info.x-square-generic-error-codes`
+    /// lists `IDEMPOTENCY_KEY_REUSED`): every keyed operation answers it, by its code.
+    code_for_api: bool,
+}
+
+impl<'c, 'a> Keyed<'c, 'a> {
+    pub(super) fn new(cx: &'c Context<'a>) -> Self {
+        let root = cx.api.root.node;
+        let info = root.get("info").and_then(|i| i.get("description"));
+        let tags = root
+            .get("tags")
+            .into_iter()
+            .flat_map(crate::source::Node::items)
+            .filter_map(|t| t.get("description"));
+        Keyed {
+            cx,
+            declare: Declare::new(&cx.editor, cx.api, Answer::Mismatch),
+            replay_said_for_api: info
+                .into_iter()
+                .chain(tags)
+                .filter_map(crate::source::Node::as_str)
+                .filter_map(replay_said)
+                .max(),
+            code_for_api: [Some(root), root.get("info")]
+                .into_iter()
+                .flatten()
+                .any(|n| crate::idempotency::extension_names_code(n, MISMATCH_CODES)),
         }
+    }
+
+    /// The finding of `op` taking the keys `carriers` (none: the key a fix is adding), and
+    /// whether it is of the configured mismatch status (which a whole API may lack as one gap)
+    /// rather than a status its `x-idempotency` names.
+    pub(super) fn gap(
+        &self,
+        op: &Operation<'a>,
+        carriers: &[KeyCarrier<'_>],
+    ) -> Option<(Diagnostic, bool)> {
+        let cx = self.cx;
         let from_policy = match declared(cx.bundle, op) {
             Some(Declared::Policy(p)) => policy_status(p, "mismatch"),
             _ => None,
@@ -200,18 +223,18 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let fixed_body = op.request_body.is_none()
             || crate::idempotency::fixed_value_body(cx.bundle, op).is_some();
         if fixed_body && !parameters_differ {
-            continue;
+            return None;
         }
         let status = from_policy.unwrap_or(&cx.settings.mismatch_status);
-        if answered(op, status) || (code_for_api && from_policy.is_none()) {
-            continue;
+        if answered(op, status) || (self.code_for_api && from_policy.is_none()) {
+            return None;
         }
         let replayed = ["description", "summary"]
             .iter()
             .filter_map(|k| op.node.node.get(k).and_then(crate::source::Node::as_str))
-            .chain(cx.carriers(op).iter().filter_map(|c| c.description()))
+            .chain(carriers.iter().filter_map(|c| c.description()))
             .filter_map(replay_said)
-            .chain(replay_said_for_api)
+            .chain(self.replay_said_for_api)
             .max();
         let said = match replayed {
             Some(Replay::OfTheSame) => {
@@ -231,14 +254,8 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             }
             None => "",
         };
-        // (One asking for another status than the API's usual is its own gap.)
-        let list = if status == cx.settings.mismatch_status {
-            &mut found
-        } else {
-            &mut *out
-        };
-        list.push(
-            cx.diagnostic(
+        let d = cx
+            .diagnostic(
                 &RULE,
                 responses_location(op),
                 format!(
@@ -252,8 +269,27 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 "declare `{status}` for a key that was used before with another request body \
                  (draft §2.7)"
             ))
-            .with_fix_or(declare.fix(op, status)),
-        );
+            .with_fix_or(self.declare.fix(op, status));
+        Some((d, status == cx.settings.mismatch_status))
+    }
+}
+
+fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let mut found = Vec::new();
+    let keyed = Keyed::new(cx);
+    for op in cx.operations_whose_duplicates_matter() {
+        let carriers = cx.carriers(op);
+        if carriers.is_empty() {
+            continue;
+        }
+        if let Some((d, usual)) = keyed.gap(op, carriers) {
+            // (One asking for another status than the API's usual is its own gap.)
+            if usual {
+                found.push(d);
+            } else {
+                out.push(d);
+            }
+        }
     }
     let status = cx.settings.mismatch_status.as_str();
     cx.once_if_undeclared(status, |op| answered(op, status), found, out);

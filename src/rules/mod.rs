@@ -126,6 +126,57 @@ pub struct Context<'a> {
 }
 
 /// An operation of the document and its version at the base.
+/// The fix that gives an operation the API's key parameter (see [`crate::fix::key`]), with what
+/// the key brings: the findings of the rules about a keyed operation's responses (the 409, the
+/// mismatch status and the 400 the key's description promises) as they will be once it is
+/// there, as [`Diagnostic::follow_ups`]. The filter judges those as findings and adds the fixes
+/// of the ones it keeps to the key's, so that one pass of `--fix` writes the key and its
+/// responses, and a rule turned off or silenced there adds nothing.
+pub struct KeyFix<'c, 'a> {
+    cx: &'c Context<'a>,
+    conflict: missing_conflict_response::Keyed<'c, 'a>,
+    mismatch: missing_mismatch_response::Keyed<'c, 'a>,
+    missing_key: missing_missing_key_response::Keyed<'c, 'a>,
+}
+
+impl<'c, 'a> KeyFix<'c, 'a> {
+    pub fn new(cx: &'c Context<'a>) -> Self {
+        KeyFix {
+            cx,
+            conflict: missing_conflict_response::Keyed::new(cx),
+            mismatch: missing_mismatch_response::Keyed::new(cx),
+            missing_key: missing_missing_key_response::Keyed::new(cx),
+        }
+    }
+
+    /// `d`, about `op`, which takes no key, with the key's fix (or why there is none) and what
+    /// it brings.
+    pub fn attach(&self, d: Diagnostic, op: &Operation<'a>) -> Diagnostic {
+        let cx = self.cx;
+        let mut d = d.with_fix_or(crate::fix::key::fix(cx, op));
+        if d.fix.is_none() || !cx.duplicates_matter(op) {
+            return d;
+        }
+        // The key made is a required header; the 400 rule asks only of one it knows by name.
+        let named = cx.key_parameter().is_ok_and(|key| {
+            cx.settings
+                .key_headers
+                .iter()
+                .any(|h| h.eq_ignore_ascii_case(&key.name))
+        });
+        d.follow_ups = [
+            self.conflict.gap(op, None).map(|(f, _)| f),
+            self.mismatch.gap(op, &[]).map(|(f, _)| f),
+            named.then(|| self.missing_key.gap(op)).flatten(),
+        ]
+        .into_iter()
+        .flatten()
+        .filter(|f| f.fix.is_some())
+        .collect();
+        d
+    }
+}
+
 pub struct Version<'a> {
     pub op: &'a Operation<'a>,
     /// Its terms now, placed in the document.
@@ -359,12 +410,17 @@ pub fn shared_gap_note(what: &str, others: usize) -> String {
     )
 }
 
-/// Runs every rule on one API, handing each rule's diagnostics to `sink` (which takes them out)
-/// before the next rule runs: a large spec's diagnostics are then never all held at once, next
-/// to the findings made of them.
-pub fn check_each(cx: &Context<'_>, mut sink: impl FnMut(&mut Vec<Diagnostic>)) {
+/// Runs every rule that `runs` admits (the rules `--select` and `--ignore` leave: what the others
+/// find would be dropped unseen) on one API, handing each rule's diagnostics to `sink` (which
+/// takes them out) before the next rule runs: a large spec's diagnostics are then never all held
+/// at once, next to the findings made of them.
+pub fn check_each(
+    cx: &Context<'_>,
+    runs: impl Fn(RuleId) -> bool,
+    mut sink: impl FnMut(&mut Vec<Diagnostic>),
+) {
     let mut out = Vec::new();
-    for rule in RULES {
+    for rule in RULES.iter().filter(|r| runs(r.id)) {
         (rule.check)(cx, &mut out);
         if !cx.facts.deprecated.is_empty() {
             out.iter_mut().for_each(|d| cx.note_deprecated(d));

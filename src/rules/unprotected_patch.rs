@@ -16,6 +16,7 @@ const SAY_MORE: &[RuleId] = &[
 ];
 
 fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let keys = super::KeyFix::new(cx);
     for op in cx
         .api
         .operations
@@ -47,15 +48,13 @@ fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             ),
         );
         // The specific rules say more when they speak: a relative body, a JSON Patch.
-        out.push(
-            diagnostic
-                .with_operation(op)
-                .with_help(
-                    "require an `If-Match` header with the resource's ETag (answer 412 on a \
-                     mismatch), or an `Idempotency-Key` header",
-                )
-                .shadowed_by(SAY_MORE)
-                .with_fix_or(crate::fix::key::fix(cx, op)),
-        );
+        let diagnostic = diagnostic
+            .with_operation(op)
+            .with_help(
+                "require an `If-Match` header with the resource's ETag (answer 412 on a \
+                 mismatch), or an `Idempotency-Key` header",
+            )
+            .shadowed_by(SAY_MORE);
+        out.push(keys.attach(diagnostic, op));
     }
 }
