@@ -13,6 +13,7 @@
 //! autofix work; this module holds the type and the rules of application, which every front end
 //! (`--fix`, an editor's code action) shares.
 
+pub mod diff;
 pub mod editor;
 pub mod insert;
 pub mod key;

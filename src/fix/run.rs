@@ -12,6 +12,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::diff::Copied;
 use super::{Applicability, Edit, Fix, apply, plan};
 use crate::files::{Disk, Overlay};
 use crate::lint::Options;
@@ -47,6 +48,19 @@ pub struct Changed {
     pub name: String,
     pub before: Arc<str>,
     pub after: Arc<str>,
+    /// What `after` keeps of `before`, for the diff.
+    pub copied: Vec<Copied>,
+}
+
+/// A file's text through the passes.
+struct Text {
+    /// As read, and now.
+    read: Arc<str>,
+    now: Arc<str>,
+    /// As reports name the file.
+    name: String,
+    /// What `now` keeps of `read`.
+    copied: Vec<Copied>,
 }
 
 /// What the passes did.
@@ -127,12 +141,11 @@ pub fn run(
     let mut stdin_text = stdin;
     let mut overlay = Overlay::new(Box::new(Disk));
     let mut fixed = Fixed::default();
-    // By path: the text before any fix, now, and the file's name. (Texts are shared, not
-    // copied: a large spec is megabytes.)
-    let mut texts: HashMap<PathBuf, (Arc<str>, Arc<str>, String)> = HashMap::new();
+    // By path. (Texts are shared, not copied: a large spec is megabytes.)
+    let mut texts: HashMap<PathBuf, Text> = HashMap::new();
     let mut order: Vec<PathBuf> = Vec::new();
-    // The files the last pass changed: (path, name, text before it).
-    let mut last: Vec<(PathBuf, String, Arc<str>)> = Vec::new();
+    // The files the last pass changed: (path, name, text before it, what that kept).
+    let mut last: Vec<(PathBuf, String, Arc<str>, Vec<Copied>)> = Vec::new();
     loop {
         let mut time = PassTime::default();
         let start = std::time::Instant::now();
@@ -160,9 +173,10 @@ pub fn run(
         if !broke.is_empty() {
             fixed.broken.extend(broke);
             fixed.applied -= fixed.pass_times.last().map_or(0, |t| t.applied);
-            for (path, _, before) in last.drain(..) {
-                if let Some(entry) = texts.get_mut(&path) {
-                    entry.1.clone_from(&before);
+            for (path, _, before, copied) in last.drain(..) {
+                if let Some(text) = texts.get_mut(&path) {
+                    text.now.clone_from(&before);
+                    text.copied = copied;
                 }
                 if stdin_path.as_deref() == Some(path.as_path()) {
                     stdin_text = Some(before.as_bytes().to_vec());
@@ -222,13 +236,30 @@ pub fn run(
                 continue;
             };
             let after: Arc<str> = after.into();
-            let entry = texts.entry(path.clone()).or_insert_with(|| {
+            let text = texts.entry(path.clone()).or_insert_with(|| {
                 order.push(path.clone());
                 let read: Arc<str> = source.text.as_str().into();
-                (read.clone(), read, name.clone())
+                Text {
+                    now: read.clone(),
+                    copied: super::diff::whole(read.len()),
+                    read,
+                    name: name.clone(),
+                }
             });
-            last.push((path.clone(), name.clone(), entry.1.clone()));
-            entry.1 = after.clone();
+            // (An edit given twice is written once: see `apply`.)
+            let mut seen = std::collections::HashSet::new();
+            let spans: Vec<_> = edits
+                .iter()
+                .filter(|e| seen.insert((e.span, e.text.as_str())))
+                .map(|e| (e.span, e.text.len()))
+                .collect();
+            let copied = super::diff::carry(&text.copied, &spans);
+            last.push((
+                path.clone(),
+                name.clone(),
+                std::mem::replace(&mut text.now, after.clone()),
+                std::mem::replace(&mut text.copied, copied),
+            ));
             if stdin_path.as_deref() == Some(path.as_path()) {
                 stdin_text = Some(after.as_bytes().to_vec());
             } else {
@@ -242,14 +273,14 @@ pub fn run(
     }
 }
 
-/// The files of `last` (path, name, text), which the last pass changed, that `errors` say no
+/// The files of `last` (path, name, text, what it kept), which the last pass changed, that `errors` say no
 /// longer parse: (path, `name:line:column: message`).
 fn unparsable(
-    last: &[(PathBuf, String, Arc<str>)],
+    last: &[(PathBuf, String, Arc<str>, Vec<Copied>)],
     errors: &[crate::resolve::FileError],
 ) -> Vec<(String, String)> {
     last.iter()
-        .filter_map(|(path, name, _)| {
+        .filter_map(|(path, name, _, _)| {
             let e = errors
                 .iter()
                 .find(|e| e.kind == crate::resolve::ErrorKind::Parse && e.file == *name)?;
@@ -277,19 +308,17 @@ fn fixing_only(opts: &Options) -> Option<Options> {
 }
 
 /// The files whose text differs from the text read, in the order first changed.
-fn changed(
-    order: &[PathBuf],
-    texts: &HashMap<PathBuf, (Arc<str>, Arc<str>, String)>,
-) -> Vec<Changed> {
+fn changed(order: &[PathBuf], texts: &HashMap<PathBuf, Text>) -> Vec<Changed> {
     order
         .iter()
         .filter_map(|p| {
-            let (before, after, name) = &texts[p];
-            (before != after).then(|| Changed {
+            let text = &texts[p];
+            (text.read != text.now).then(|| Changed {
                 path: p.clone(),
-                name: name.clone(),
-                before: before.clone(),
-                after: after.clone(),
+                name: text.name.clone(),
+                before: text.read.clone(),
+                after: text.now.clone(),
+                copied: text.copied.clone(),
             })
         })
         .collect()
@@ -373,14 +402,7 @@ pub fn diff(changed: &[Changed]) -> String {
     let mut out = String::new();
     for c in changed {
         let name = c.name.trim_start_matches("./");
-        let diff = similar::TextDiff::from_lines(&*c.before, &*c.after);
-        out.push_str(
-            &diff
-                .unified_diff()
-                .context_radius(3)
-                .header(&format!("a/{name}"), &format!("b/{name}"))
-                .to_string(),
-        );
+        out.push_str(&super::diff::unified(name, &c.before, &c.after, &c.copied));
     }
     out
 }
@@ -474,11 +496,13 @@ mod tests {
                 PathBuf::from("/p/a.yaml"),
                 "a.yaml".to_string(),
                 Arc::from(""),
+                Vec::new(),
             ),
             (
                 PathBuf::from("/p/b.yaml"),
                 "b.yaml".to_string(),
                 Arc::from(""),
+                Vec::new(),
             ),
         ];
         let errors = [

@@ -89,8 +89,9 @@ impl Default for Style {
 /// The style of `text`, a YAML (`json` false) or JSON document.
 pub fn sniff(text: &str, json: bool) -> Style {
     let mut style = Style::default();
-    let crlf = text.matches("\r\n").count();
-    let lf = text.matches('\n').count() - crlf;
+    // (Counted with `memchr`: a large spec is megabytes, sniffed again by every pass of `--fix`.)
+    let crlf = memchr::memmem::find_iter(text.as_bytes(), b"\r\n").count();
+    let lf = memchr::memchr_iter(b'\n', text.as_bytes()).count() - crlf;
     if crlf > lf {
         style.line_end = LineEnd::CrLf;
     }
@@ -102,7 +103,11 @@ pub fn sniff(text: &str, json: bool) -> Style {
     let mut quotes = [0usize; 3]; // single, double, bare
     let mut previous: Option<(usize, &str)> = None;
     let mut colons = (0usize, 0usize); // (with a space, without)
-    for line in text.lines() {
+    let mut start = 0;
+    let ends = memchr::memchr_iter(b'\n', text.as_bytes()).chain(std::iter::once(text.len()));
+    for end in ends {
+        let line = &text[start..end];
+        start = end + 1;
         let line = line.strip_suffix('\r').unwrap_or(line);
         let body = line.trim_start_matches([' ', '\t']);
         if body.is_empty() || (!json && body.starts_with('#')) {
@@ -130,7 +135,7 @@ pub fn sniff(text: &str, json: bool) -> Style {
             if let Some(kind) = status_key(body) {
                 quotes[kind as usize] += 1;
             }
-        } else if let Some(at) = body.find("\":").or_else(|| body.find("\" :")) {
+        } else if let Some(at) = json_key_end(body) {
             // (`"key" : value`, Adyen's JSON: spaced on both sides.)
             let spaced_before = body[at + 1..].starts_with(' ');
             style.space_before_colon |= spaced_before;
@@ -162,6 +167,16 @@ pub fn sniff(text: &str, json: bool) -> Style {
     };
     style.space_after_colon = colons.1 <= colons.0;
     style
+}
+
+/// Where the key of a JSON line (`"key": value`, `"key" : value`) ends: its closing quote.
+fn json_key_end(body: &str) -> Option<usize> {
+    let bytes = body.as_bytes();
+    memchr::memchr_iter(b':', bytes).find_map(|colon| match bytes[..colon] {
+        [.., b'"'] => Some(colon - 1),
+        [.., b'"', b' '] => Some(colon - 2),
+        _ => None,
+    })
 }
 
 /// How a YAML line's key is written when it is a status (`'409':`, `"2XX":`, `201:`).
