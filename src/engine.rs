@@ -297,21 +297,32 @@ fn lint_model(
     let mut row = |k: Kept| resolving.row(bundle, k, result);
     let safe_fixes = &config.settings.safe_fixes;
     let selection = opts.selection();
-    check_each(
-        &cx,
-        |rule| selection.runs(rule.as_str()),
-        |diagnostics| {
-            if !safe_fixes.is_empty() {
-                // The configuration takes these rules' fixes as safe.
-                for d in diagnostics.iter_mut() {
-                    if let Some(fix) = d.fix.as_mut().filter(|_| safe_fixes.contains(&d.rule)) {
-                        fix.applicability = crate::fix::Applicability::Safe;
-                    }
+    // (`--diff`: the rules with fixes, and those a suppression names, whose unused ids it
+    // takes out as `--fix` does.)
+    let suppressed: HashSet<crate::rules::RuleId> = if opts.fixes_only {
+        crate::rules::RuleId::ALL
+            .iter()
+            .copied()
+            .filter(|r| filter.suppresses(r.as_str()))
+            .collect()
+    } else {
+        HashSet::new()
+    };
+    let runs = |rule: crate::rules::RuleId| {
+        selection.runs(rule.as_str())
+            && (!opts.fixes_only || rule.meta().fixes || suppressed.contains(&rule))
+    };
+    check_each(&cx, runs, |diagnostics| {
+        if !safe_fixes.is_empty() {
+            // The configuration takes these rules' fixes as safe.
+            for d in diagnostics.iter_mut() {
+                if let Some(fix) = d.fix.as_mut().filter(|_| safe_fixes.contains(&d.rule)) {
+                    fix.applicability = crate::fix::Applicability::Safe;
                 }
             }
-            filter.rule(diagnostics, &mut row)
-        },
-    );
+        }
+        filter.rule(diagnostics, &mut row)
+    });
     filter.finish(&mut row);
     result.timings.rules += rules_start.elapsed();
 }

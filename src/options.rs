@@ -21,6 +21,10 @@ pub struct Options {
     pub select: Vec<String>,
     /// `--ignore`: these rules do not run.
     pub ignore: Vec<String>,
+    /// Of the rules selected, run only those that have fixes and those a suppression in the
+    /// document names (so that it is judged as in a full run): `--diff` shows fixes, not
+    /// findings.
+    pub fixes_only: bool,
     /// Named files that are no OpenAPI document are skipped, as in a directory walk, instead of
     /// being an error (for hooks that pass every YAML file).
     pub skip_non_openapi: bool,

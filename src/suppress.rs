@@ -135,7 +135,7 @@ impl Suppressions {
     }
 
     /// Whether a finding of `rule` at `span` (starting on 1-based `line`, when known) in `file`
-    /// is silenced; marks the suppression used.
+    /// is silenced, with the suppression's reason; marks the suppression used.
     pub fn silence_at(
         &mut self,
         file: FileId,
@@ -143,8 +143,35 @@ impl Suppressions {
         line: Option<u32>,
         rule: &str,
     ) -> Option<Option<String>> {
+        let (at, index) = self.find(file, span, line, rule)?;
+        let named = &mut self.list[at].names[index];
+        named.used = true;
+        Some(named.reason.clone())
+    }
+
+    /// Whether a finding of `rule` at `span` would be silenced, the suppression left unused (a
+    /// finding that is not there yet: what a fix will bring).
+    pub fn would_silence(&self, file: FileId, span: Span, line: Option<u32>, rule: &str) -> bool {
+        self.find(file, span, line, rule).is_some()
+    }
+
+    /// Whether any suppression names `rule`.
+    pub fn names(&self, rule: &str) -> bool {
+        self.list
+            .iter()
+            .any(|s| s.names.iter().any(|n| n.rule == rule))
+    }
+
+    /// The suppression that covers a finding of `rule` at `span`, and the id's index in it.
+    fn find(
+        &self,
+        file: FileId,
+        span: Span,
+        line: Option<u32>,
+        rule: &str,
+    ) -> Option<(usize, usize)> {
         // Innermost first: the suppression next to the operation, not the one around the API.
-        for s in self.list.iter_mut().rev() {
+        for (at, s) in self.list.iter().enumerate().rev() {
             if s.file != file {
                 continue;
             }
@@ -157,9 +184,8 @@ impl Suppressions {
             if !covers {
                 continue;
             }
-            if let Some(n) = s.names.iter_mut().find(|n| n.rule == rule) {
-                n.used = true;
-                return Some(n.reason.clone());
+            if let Some(index) = s.names.iter().position(|n| n.rule == rule) {
+                return Some((at, index));
             }
         }
         None

@@ -372,7 +372,7 @@ fn an_operation_in_a_referenced_file_gets_a_relative_ref_in_that_file() {
 /// for a missing key): one fix writes them with the key, in one pass, unless their rules are
 /// turned off or suppressed there.
 #[test]
-fn a_key_comes_with_its_responses_unless_their_rules_are_off_or_suppressed() {
+fn a_key_comes_with_its_responses_as_their_rules_ask_for_them() {
     const RESPONSES: &str = "        '409':
           description: A request with the same idempotency key is still being processed; retry after Retry-After seconds.
           headers:
@@ -426,17 +426,121 @@ fn a_key_comes_with_its_responses_unless_their_rules_are_off_or_suppressed() {
     assert_eq!(report["fixes"]["applied"], 1, "{report}");
     assert!(!text.contains("'409'") && text.contains("'400':"), "{text}");
 
-    // The 400's rule suppressed on the operation: no 400, and the suppression is used.
+    // A suppression of the 400's rule on an operation without a key silences nothing yet:
+    // `check` reports it, `--fix` takes it out, and the 400 comes once the key is there.
     let suppressed = PAYMENTS.replace(
         "      summary: Create a payment\n",
         "      summary: Create a payment\n      x-idemlint-ignore: [missing-missing-key-response]\n",
     );
     let dir = project(&[("api.yaml", &suppressed)]);
+    let out = idemlint(dir.path())
+        .args(["check", "api.yaml", "--format", "concise"])
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("unused-suppression"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     let (report, text) = fix(dir.path());
-    assert_eq!(report["fixes"]["applied"], 1, "{report}");
-    assert!(text.contains("'409':") && !text.contains("'400'"), "{text}");
     assert_eq!(report["findings"], serde_json::json!([]), "{report}");
-    assert_eq!(report["summary"]["suppressed"], 1, "{report}");
+    assert!(
+        !text.contains("x-idemlint-ignore") && text.contains("'409':") && text.contains("'400':"),
+        "{text}"
+    );
+
+    // On a deprecated operation, the responses that would only be advice there are left out,
+    // as the rules leave out their findings.
+    let deprecated = PAYMENTS.replace(
+        "      summary: Create a payment\n",
+        "      summary: Create a payment\n      deprecated: true\n",
+    );
+    let dir = project(&[("api.yaml", &deprecated)]);
+    let (_, text) = fix(dir.path());
+    assert!(text.contains("'409':") && !text.contains("'400'"), "{text}");
+}
+
+/// The 400 for a missing key is asked only of a required key: an operation given the API's
+/// optional key parameter gets its 409 and no 400.
+#[test]
+fn an_optional_key_brings_no_400() {
+    let api = "openapi: 3.0.3
+info: {title: Payments, version: '1'}
+paths:
+  /refunds:
+    post:
+      parameters:
+        - $ref: '#/components/parameters/Key'
+      responses:
+        '201':
+          description: Created
+        '409':
+          description: In progress
+          headers:
+            Retry-After:
+              schema: {type: integer}
+  /payments:
+    post:
+      summary: Create a payment
+      responses:
+        '201':
+          description: Created
+components:
+  parameters:
+    Key:
+      name: Idempotency-Key
+      in: header
+      required: false
+      schema: {type: string, maxLength: 255}
+";
+    let dir = project(&[
+        ("api.yaml", api),
+        (".idemlint.yaml", "fix: {safe: [missing-idempotency-key]}\n"),
+    ]);
+    idemlint(dir.path())
+        .args(["check", "api.yaml", "--fix"])
+        .output()
+        .unwrap();
+    let text = read(dir.path(), "api.yaml");
+    let payments = &text[text.find("  /payments:").unwrap()..text.find("components:").unwrap()];
+    assert!(
+        payments.contains("- $ref: '#/components/parameters/Key'")
+            && payments.contains("'409':")
+            && !payments.contains("'400'"),
+        "{text}"
+    );
+}
+
+/// `--diff` shows what `--fix` does with a suppression that silences nothing, whatever rule it
+/// names (a rule without fixes included).
+#[test]
+fn diff_takes_out_an_unused_suppression_of_any_rule() {
+    let api = "openapi: 3.0.3
+info: {title: Pets, version: '1'}
+paths:
+  /pets:
+    get:
+      x-idemlint-ignore: [non-idempotent-put]
+      responses:
+        '200':
+          description: OK
+";
+    let dir = project(&[("api.yaml", api)]);
+    let out = idemlint(dir.path())
+        .args(["check", "api.yaml", "--diff"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("-      x-idemlint-ignore: [non-idempotent-put]\n"),
+        "{stdout}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+    idemlint(dir.path())
+        .args(["check", "api.yaml", "--fix"])
+        .output()
+        .unwrap();
+    assert!(!read(dir.path(), "api.yaml").contains("x-idemlint-ignore"));
 }
 
 /// `--timings` with `--diff` or `--fix` shows each pass (the last one found nothing to apply),

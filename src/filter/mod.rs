@@ -202,11 +202,39 @@ impl<'a> Filter<'a> {
         (!left_out).then_some(kept)
     }
 
-    /// The suppression that silences `d`, if one does, with its reason.
+    /// The suppression that silences `d`, if one does, with its reason (the suppression is then
+    /// used).
     fn silenced(&mut self, d: &Diagnostic) -> Option<Option<String>> {
         if self.suppressions.is_empty() {
             return None;
         }
+        let (file, span, line, node) = self.place(d);
+        self.suppressions
+            .silence_at(file, span, Some(line), d.rule.as_str())
+            .or_else(|| {
+                // Written inside the operation object, which may be a `$ref` away.
+                let node = node?;
+                self.suppressions
+                    .silence_at(node.file, node.span, None, d.rule.as_str())
+            })
+    }
+
+    /// Whether a suppression would silence `d`, which is not a finding yet: none is used.
+    fn would_be_silenced(&self, d: &Diagnostic) -> bool {
+        if self.suppressions.is_empty() {
+            return false;
+        }
+        let (file, span, line, node) = self.place(d);
+        self.suppressions
+            .would_silence(file, span, Some(line), d.rule.as_str())
+            || node.is_some_and(|node| {
+                self.suppressions
+                    .would_silence(node.file, node.span, None, d.rule.as_str())
+            })
+    }
+
+    /// Where `d` is, as suppressions are matched: its file, span and line, and its operation.
+    fn place(&self, d: &Diagnostic) -> (FileId, crate::source::Span, u32, Option<Location>) {
         let at = d.primary;
         let line = self
             .bundle
@@ -214,29 +242,29 @@ impl<'a> Filter<'a> {
             .source
             .line_col(at.span.start as usize)
             .line;
-        self.suppressions
-            .silence_at(at.file, at.span, Some(line), d.rule.as_str())
-            .or_else(|| {
-                // Written inside the operation object, which may be a `$ref` away.
-                let node = d.operation_node?;
-                self.suppressions
-                    .silence_at(node.file, node.span, None, d.rule.as_str())
-            })
+        (at.file, at.span, line, d.operation_node)
+    }
+
+    /// Whether a suppression in the document names `rule`.
+    pub fn suppresses(&self, rule: &str) -> bool {
+        self.suppressions.names(rule)
     }
 
     /// Adds to `d`'s fix the fixes of what it brings ([`Diagnostic::follow_ups`]) that would be
-    /// findings here: their rules run and are not turned off there, and no suppression silences
-    /// them (a suppression that would is used, as it will be once the fix is applied).
+    /// findings here: their rules run and are not turned off there, they are not advice on a
+    /// deprecated operation, and no suppression would silence them. (Such a suppression is not
+    /// used: it silences nothing yet, and is reported so, as `check` reports it.)
     fn add_follow_ups(&mut self, d: &mut Diagnostic, follow_ups: Vec<Diagnostic>) {
         let Some(fix) = d.fix.take() else {
             return;
         };
         let mut fixes = vec![*fix];
         for f in follow_ups {
+            let left_out = f.deprecated_advice && !self.config.levels.contains_key(f.rule.as_str());
             let Some(kept) = self.levelled(f) else {
                 continue;
             };
-            if self.silenced(&kept.diagnostic).is_some() {
+            if left_out || self.would_be_silenced(&kept.diagnostic) {
                 continue;
             }
             fixes.extend(kept.diagnostic.fix.map(|f| *f));

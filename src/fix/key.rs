@@ -20,6 +20,8 @@ use crate::rules::Context;
 pub struct KeyParameter {
     /// The header's name, as the API spells it.
     pub name: String,
+    /// Whether the parameter is required (`required: true`; one made is).
+    pub required: bool,
     /// The file and JSON pointer of the parameter component.
     file: FileId,
     pointer: String,
@@ -117,8 +119,10 @@ pub fn key_parameter(cx: &Context<'_>) -> Result<KeyParameter, Refusal> {
             crate::source::Span::new(*start as usize, *end as usize),
         );
         if !pointer.is_empty() {
+            let required = find_node(bundle, *file, *start, *end).is_some_and(required);
             return Ok(KeyParameter {
                 name,
+                required,
                 file: *file,
                 pointer,
                 create: Vec::new(),
@@ -145,6 +149,7 @@ pub fn key_parameter(cx: &Context<'_>) -> Result<KeyParameter, Refusal> {
             if declares {
                 return Ok(KeyParameter {
                     name,
+                    required: required(p),
                     file: Bundle::ROOT,
                     pointer: format!(
                         "{}/parameters/{}",
@@ -197,6 +202,7 @@ pub fn key_parameter(cx: &Context<'_>) -> Result<KeyParameter, Refusal> {
     };
     Ok(KeyParameter {
         name,
+        required: true,
         file: Bundle::ROOT,
         pointer: format!(
             "{}/parameters/{}",
@@ -205,6 +211,11 @@ pub fn key_parameter(cx: &Context<'_>) -> Result<KeyParameter, Refusal> {
         ),
         create: vec![edit],
     })
+}
+
+/// Whether a parameter says `required: true`.
+fn required(parameter: At<'_>) -> bool {
+    parameter.node.get("required").and_then(|r| r.as_bool()) == Some(true)
 }
 
 /// The node of `file` spanning `start..end`, found from the file's root.

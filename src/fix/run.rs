@@ -95,7 +95,7 @@ pub struct PassTime {
     pub lint: std::time::Duration,
     /// Choosing the fixes to apply.
     pub plan: std::time::Duration,
-    /// Applying them, and checking that each changed file still parses.
+    /// Applying them.
     pub apply: std::time::Duration,
     /// Fixes it applied.
     pub applied: usize,
@@ -131,12 +131,14 @@ pub fn run(
     });
     // `--diff` shows fixes, not findings: only the rules that have fixes need to run.
     let fixing;
-    let opts = match mode.diff.then(|| fixing_only(opts)).flatten() {
-        Some(o) => {
-            fixing = o;
-            &fixing
-        }
-        None => opts,
+    let opts = if mode.diff {
+        fixing = Options {
+            fixes_only: true,
+            ..opts.clone()
+        };
+        &fixing
+    } else {
+        opts
     };
     let mut stdin_text = stdin;
     let mut overlay = Overlay::new(Box::new(Disk));
@@ -169,9 +171,26 @@ pub fn run(
         // pass left one so, the pass is undone (in every file: a fix may span two), that file
         // is fixed no further, and the rest linted again. (The lint is the check: no text is
         // parsed twice.)
-        let broke = unparsable(&last, &report.errors);
+        let mut broke = unparsable(&last, &report.errors);
+        // A changed file the lint did not load (a document skipped as no OpenAPI one, one that
+        // could not be modelled) is checked on its own.
+        let loaded: std::collections::HashSet<&Path> = report
+            .documents
+            .iter()
+            .flat_map(|d| d.loaded.iter().map(PathBuf::as_path))
+            .collect();
+        for (path, name, _, _) in &last {
+            let checked =
+                loaded.contains(path.as_path()) || broke.iter().any(|(p, _)| Path::new(p) == path);
+            if let Some(text) = texts.get(path).filter(|_| !checked)
+                && let Some(problem) = parse_problem(path, name, &text.now, opts)
+            {
+                broke.push((path.to_string_lossy().into_owned(), problem));
+            }
+        }
         if !broke.is_empty() {
             fixed.broken.extend(broke);
+            fixed.passes -= 1;
             fixed.applied -= fixed.pass_times.last().map_or(0, |t| t.applied);
             for (path, _, before, copied) in last.drain(..) {
                 if let Some(text) = texts.get_mut(&path) {
@@ -292,19 +311,23 @@ fn unparsable(
         .collect()
 }
 
-/// `opts` with only the rules selected that have fixes; `None` when none of those is selected
-/// (then nothing is fixed whatever runs).
-fn fixing_only(opts: &Options) -> Option<Options> {
-    let fixing = crate::rules::RULES
-        .iter()
-        .map(|r| r.id)
-        .filter(|r| r.meta().fixes && opts.selection().runs(r.as_str()))
-        .map(|r| r.as_str().to_string())
-        .collect::<Vec<_>>();
-    (!fixing.is_empty()).then(|| Options {
-        select: fixing,
-        ..opts.clone()
-    })
+/// Why `text`, the text of the file at `path` named `name`, does not parse, if it does not:
+/// `name:line:column: message`.
+fn parse_problem(path: &Path, name: &str, text: &str, opts: &Options) -> Option<String> {
+    let format = if path.extension().is_some_and(|e| e == "json") {
+        crate::source::Format::Json
+    } else {
+        crate::source::Format::Yaml
+    };
+    let source = SourceFile::new(
+        path.to_path_buf(),
+        name.to_string(),
+        text.to_string(),
+        format,
+    );
+    let e = source.parse(&opts.limits).err()?;
+    let at = source.line_col(e.span.start as usize);
+    Some(format!("{name}:{}:{}: {}", at.line, at.column, e.message))
 }
 
 /// The files whose text differs from the text read, in the order first changed.
@@ -523,37 +546,5 @@ mod tests {
         );
         assert!(unparsable(&last[1..], &errors).is_empty());
         assert!(unparsable(&[], &errors).is_empty());
-    }
-
-    /// `--diff` runs the rules that have fixes, of those selected; none selected, it runs what
-    /// was asked for.
-    #[test]
-    fn the_diff_runs_the_selected_rules_that_have_fixes() {
-        let all = fixing_only(&Options::default()).unwrap().select;
-        assert!(all.iter().any(|r| r == "missing-idempotency-key"));
-        assert!(all.iter().any(|r| r == "unused-suppression"));
-        assert!(
-            !all.iter()
-                .any(|r| r == "duplicate-key" || r == "non-idempotent-put")
-        );
-        let some = Options {
-            select: vec!["duplicate-key".into(), "missing-conflict-response".into()],
-            ..Options::default()
-        };
-        assert_eq!(
-            fixing_only(&some).unwrap().select,
-            ["missing-conflict-response"]
-        );
-        let ignored = Options {
-            ignore: vec!["missing-conflict-response".into()],
-            ..Options::default()
-        };
-        let left = fixing_only(&ignored).unwrap().select;
-        assert_eq!(left.len(), all.len() - 1);
-        let none = Options {
-            select: vec!["duplicate-key".into()],
-            ..Options::default()
-        };
-        assert!(fixing_only(&none).is_none());
     }
 }

@@ -125,13 +125,13 @@ pub struct Context<'a> {
         std::sync::OnceLock<Result<crate::fix::key::KeyParameter, crate::fix::editor::Refusal>>,
 }
 
-/// An operation of the document and its version at the base.
 /// The fix that gives an operation the API's key parameter (see [`crate::fix::key`]), with what
 /// the key brings: the findings of the rules about a keyed operation's responses (the 409, the
 /// mismatch status and the 400 the key's description promises) as they will be once it is
 /// there, as [`Diagnostic::follow_ups`]. The filter judges those as findings and adds the fixes
 /// of the ones it keeps to the key's, so that one pass of `--fix` writes the key and its
-/// responses, and a rule turned off or silenced there adds nothing.
+/// responses; a rule not selected, turned off or suppressed there adds nothing, nor does
+/// advice on a deprecated operation.
 pub struct KeyFix<'c, 'a> {
     cx: &'c Context<'a>,
     conflict: missing_conflict_response::Keyed<'c, 'a>,
@@ -157,26 +157,34 @@ impl<'c, 'a> KeyFix<'c, 'a> {
         if d.fix.is_none() || !cx.duplicates_matter(op) {
             return d;
         }
-        // The key made is a required header; the 400 rule asks only of one it knows by name.
-        let named = cx.key_parameter().is_ok_and(|key| {
-            cx.settings
-                .key_headers
-                .iter()
-                .any(|h| h.eq_ignore_ascii_case(&key.name))
+        // The 400 rule asks it only of a required key it knows by name.
+        let required = cx.key_parameter().is_ok_and(|key| {
+            key.required
+                && cx
+                    .settings
+                    .key_headers
+                    .iter()
+                    .any(|h| h.eq_ignore_ascii_case(&key.name))
         });
         d.follow_ups = [
             self.conflict.gap(op, None).map(|(f, _)| f),
             self.mismatch.gap(op, &[]).map(|(f, _)| f),
-            named.then(|| self.missing_key.gap(op)).flatten(),
+            required.then(|| self.missing_key.gap(op)).flatten(),
         ]
         .into_iter()
         .flatten()
         .filter(|f| f.fix.is_some())
         .collect();
+        // (Judged as the rules' own findings are: advice on a deprecated operation is left
+        // out.)
+        if !cx.facts.deprecated.is_empty() {
+            d.follow_ups.iter_mut().for_each(|f| cx.note_deprecated(f));
+        }
         d
     }
 }
 
+/// An operation of the document and its version at the base.
 pub struct Version<'a> {
     pub op: &'a Operation<'a>,
     /// Its terms now, placed in the document.
