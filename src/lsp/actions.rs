@@ -70,6 +70,8 @@ impl Edits {
                 ..WorkspaceEdit::default()
             }
         } else {
+            // (`Uri` hashes its text, which never changes: clippy cannot see through it.)
+            #[allow(clippy::mutable_key_type)]
             let changes: HashMap<Uri, Vec<TextEdit>> = self
                 .by_file
                 .into_iter()

@@ -5,8 +5,9 @@
 //! What is linted is a *unit*: a path handed to the engine as `check` would take it. An open
 //! root document is a unit; an open fragment that no unit loads is one too (the engine lints the
 //! documents under the root that reach it). A change to a file marks every unit that loaded it;
-//! marked units are linted once the edits pause ([`DEBOUNCE`]), on the worker, and a result of a
-//! unit that changed again while it was linted is dropped.
+//! marked units are linted on the worker, at once for an edit after a pause and else once the
+//! edits pause ([`DEBOUNCE`]); a result of a unit that changed again while it was linted is
+//! dropped.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -84,6 +85,8 @@ struct Server {
     /// Units to lint once the edits pause.
     dirty: HashSet<PathBuf>,
     deadline: Instant,
+    /// When the last edit came.
+    last_edit: Instant,
     /// Whether the worker is linting; the next job waits for it.
     busy: bool,
     jobs: Sender<Job>,
@@ -173,6 +176,7 @@ impl Server {
             units: HashMap::new(),
             dirty: HashSet::new(),
             deadline: Instant::now(),
+            last_edit: Instant::now(),
             busy: false,
             jobs,
             done,
@@ -330,7 +334,13 @@ impl Server {
                         .docs
                         .change(&path, version, p.content_changes, self.enc)
                     {
-                        self.changed(&path, Instant::now() + DEBOUNCE);
+                        // The first edit after a pause is linted at once (an edit alone is
+                        // answered as fast as the lint allows); an edit that follows another
+                        // within the debounce waits for a pause, so typing is linted once.
+                        let now = Instant::now();
+                        let typing = now.duration_since(self.last_edit) < DEBOUNCE;
+                        self.last_edit = now;
+                        self.changed(&path, if typing { now + DEBOUNCE } else { now });
                     }
                 }
             }
