@@ -351,6 +351,46 @@ fn a_fragments_findings_follow_its_unsaved_buffer() {
     assert_eq!(status, Some(0));
 }
 
+/// A fragment opened with no document open shows the findings of the documents under the
+/// workspace that reach it; a YAML file that is no part of any API shows nothing.
+#[test]
+fn a_fragment_opened_alone_is_linted_through_the_documents_that_reach_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path().canonicalize().unwrap();
+    std::fs::write(
+        dir.join("api.yaml"),
+        "openapi: 3.1.0\ninfo: {title: Shop, version: 1.0.0}\npaths:\n  /payments:\n    \
+         $ref: 'payments.yaml'\n",
+    )
+    .unwrap();
+    let fragment = dir.join("payments.yaml");
+    let text = "post:\n  operationId: createPayment\n  responses:\n    '201':\n      \
+                description: Created\n";
+    std::fs::write(&fragment, text).unwrap();
+    let workflow = dir.join("ci.yaml");
+    let workflow_text = "on: push\njobs: {test: {runs-on: ubuntu-latest}}\n";
+    std::fs::write(&workflow, workflow_text).unwrap();
+    let mut client = Client::start(Path::new(BIN), &dir, &dir, capabilities(&[]));
+    client.open(&file_uri(&workflow), workflow_text);
+    client.open(&file_uri(&fragment), text);
+    let ds = diagnostics(&client.next_publish(&file_uri(&fragment), WAIT));
+    assert!(
+        ds.iter().any(|d| code(d) == "missing-idempotency-key"),
+        "{ds:?}"
+    );
+    // (The worker lints in turn, the workflow before the fragment: its publish, had there
+    // been one, came first.)
+    let workflow_uri = file_uri(&workflow);
+    let about_workflow = client
+        .drain_pending()
+        .into_iter()
+        .filter(|m| m["params"]["uri"] == workflow_uri.as_str())
+        .collect::<Vec<_>>();
+    assert!(about_workflow.is_empty(), "{about_workflow:?}");
+    let (status, _) = client.shutdown();
+    assert_eq!(status, Some(0));
+}
+
 /// The configuration's mistakes are shown in the configuration file, and fixing its buffer
 /// lints the documents again under it.
 #[test]

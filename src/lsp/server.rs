@@ -482,13 +482,13 @@ impl Server {
             .units
             .keys()
             .filter(|f| {
-                self.docs
-                    .get(f)
-                    .is_some_and(|d| !crate::discover::looks_like_root(d.text.as_bytes()))
+                self.units
+                    .iter()
+                    .any(|(u, unit)| u != *f && unit.loaded.contains(f))
                     && self
-                        .units
-                        .iter()
-                        .any(|(u, unit)| u != *f && unit.loaded.contains(f))
+                        .docs
+                        .get(f)
+                        .is_some_and(|d| !crate::discover::looks_like_root(d.text.as_bytes()))
             })
             .cloned()
             .collect();

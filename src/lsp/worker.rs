@@ -42,10 +42,22 @@ pub fn spawn(
             let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
             for job in jobs {
                 let overlay = documents::overlay(&job.buffers);
+                // A fragment's documents are looked for as a hook looks for them: a YAML
+                // file that no document reaches (a CI workflow, a Helm chart) is no error.
+                let for_fragments = Options {
+                    skip_non_openapi: true,
+                    ..(*job.opts).clone()
+                };
                 for unit in job.units {
+                    let root = match job.buffers.iter().find(|b| b.path == unit) {
+                        Some(b) => crate::discover::looks_like_root(b.text.as_bytes()),
+                        None => {
+                            std::fs::read(&unit).is_ok_and(|t| crate::discover::looks_like_root(&t))
+                        }
+                    };
                     let (report, _) = crate::lint::run_each(
                         std::slice::from_ref(&unit),
-                        &job.opts,
+                        if root { &job.opts } else { &for_fragments },
                         &overlay,
                         || Err(std::io::Error::other("no standard input in the editor")),
                         &|_| (),
