@@ -126,7 +126,8 @@ impl RuleId {
 
     /// Where the rule's doc can be read on the web: `rules/<id>.md` of this version's published
     /// package (docs.rs shows every file of a crate as published), so the link never points at
-    /// a newer text than the binary's own `explain`.
+    /// a newer text than the binary's own `explain`. SARIF's `helpUri` and the editor server's
+    /// diagnostics link it.
     pub fn doc_url(self) -> String {
         format!(
             "https://docs.rs/crate/idemlint/{}/source/rules/{}.md",

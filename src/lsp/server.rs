@@ -633,13 +633,14 @@ impl Server {
             };
             (safe_fix && asked && crate::discover::looks_like_root(doc.text.as_bytes())).then(
                 || {
-                    (
-                        Target {
-                            uri: doc.uri.clone(),
-                            version: Some(doc.version),
-                        },
-                        doc.text.clone(),
-                    )
+                    let target = Target {
+                        uri: doc.uri.clone(),
+                        version: Some(doc.version),
+                    };
+                    // (Resolved later, the action carries no text: clients ask for actions
+                    // at every move of the cursor.)
+                    let text = (!self.client.resolve_edit).then(|| doc.text.clone());
+                    (target, text)
                 },
             )
         });
@@ -670,7 +671,7 @@ impl Server {
                     data: serde_json::to_value((target.uri.as_str(), target.version)).ok(),
                     ..CodeAction::default()
                 };
-                if !client.resolve_edit {
+                if let Some(text) = text {
                     action.edit = fix_all_edit(&target, &text, &opts, enc, client);
                 }
                 if action.edit.is_some() || client.resolve_edit {

@@ -55,14 +55,19 @@ pub fn spawn(
                             std::fs::read(&unit).is_ok_and(|t| crate::discover::looks_like_root(&t))
                         }
                     };
-                    let (report, _) = crate::lint::run_each(
-                        std::slice::from_ref(&unit),
-                        if root { &job.opts } else { &for_fragments },
-                        &overlay,
-                        || Err(std::io::Error::other("no standard input in the editor")),
-                        &|_| (),
-                    );
-                    let result = diagnostics::convert(unit, report, &job.buffers, enc, &cwd);
+                    // A bug of idemlint's on one unit leaves that unit's last findings shown
+                    // (its message is on standard error, for a report), not the server dead.
+                    let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        let (report, _) = crate::lint::run_each(
+                            std::slice::from_ref(&unit),
+                            if root { &job.opts } else { &for_fragments },
+                            &overlay,
+                            || Err(std::io::Error::other("no standard input in the editor")),
+                            &|_| (),
+                        );
+                        diagnostics::convert(unit.clone(), report, &job.buffers, enc, &cwd)
+                    }));
+                    let Ok(result) = linted else { continue };
                     let edits = job.edits;
                     if done.send(Done::Unit { edits, result }).is_err() {
                         return;
