@@ -337,6 +337,23 @@ fn a_fragments_findings_follow_its_unsaved_buffer() {
         "at `post:` in the fragment"
     );
 
+    // The root broken mid-typing: its error is shown in it, and the fragment's finding stays
+    // (hover still finds it).
+    let root_text = std::fs::read_to_string(&root).unwrap();
+    let broken = json!([{"text": format!("{root_text}  /x: [\n")}]);
+    client.notify("textDocument/didChange", change(&root_uri, 2, broken));
+    let errors = diagnostics(&client.publish_where(&root_uri, WAIT, |p| p["version"] == 2));
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": fragment_uri}, "position": ds[0]["range"]["start"]}),
+    );
+    assert!(hover["contents"]["value"].as_str().is_some(), "{hover}");
+    let restored = json!([{"text": root_text}]);
+    client.notify("textDocument/didChange", change(&root_uri, 3, restored));
+    let fine = client.publish_where(&root_uri, WAIT, |p| p["version"] == 3);
+    assert_eq!(fine["diagnostics"], json!([]));
+
     client.open(&fragment_uri, fragment_text);
     let unsaved = fragment_text.replace("post:\n", "post:\n  x-idempotency: false\n");
     client.notify(
@@ -425,6 +442,64 @@ fn configuration_errors_are_shown_in_the_configuration() {
     assert_eq!(d["severity"], 2, "a warning now");
     let (status, _) = client.shutdown();
     assert_eq!(status, Some(0));
+}
+
+/// "Ignore RULE for this operation" and "… on this line", applied, silence the finding, in
+/// block and in flow YAML.
+#[test]
+fn suppressions_from_code_actions_silence_the_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path().canonicalize().unwrap();
+    let block = "openapi: 3.1.0\ninfo:\n  title: Shop\n  version: 1.0.0\npaths:\n  /payments:\n    \
+                 post:\n      operationId: createPayment\n      responses:\n        '201':\n          \
+                 description: Created\n";
+    for (name, text, title) in [
+        ("block.yaml", block, "for this operation"),
+        ("block-line.yaml", block, "on this line"),
+        ("flow.yaml", UNICODE_SPEC, "for this operation"),
+        ("flow-line.yaml", UNICODE_SPEC, "on this line"),
+    ] {
+        let spec = dir.join(name);
+        std::fs::write(&spec, text).unwrap();
+        let uri = file_uri(&spec);
+        let mut client = Client::start(Path::new(BIN), &dir, &dir, capabilities(&[]));
+        client.open(&uri, text);
+        let ds = diagnostics(&client.next_publish(&uri, WAIT));
+        let d = ds
+            .iter()
+            .find(|d| code(d) == "missing-idempotency-key")
+            .unwrap();
+        let actions = client.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": d["range"],
+                   "context": {"diagnostics": [d], "only": ["quickfix"]}}),
+        );
+        let wanted = format!("Ignore missing-idempotency-key {title}");
+        let action = actions
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["title"] == wanted.as_str())
+            .unwrap_or_else(|| panic!("{wanted} in {actions}"));
+        let fixed = apply_workspace_edit(text, &action["edit"], &uri, false);
+        assert!(
+            fixed.contains("missing-idempotency-key: TODO say why"),
+            "{fixed}"
+        );
+        client.notify(
+            "textDocument/didChange",
+            change(&uri, 2, json!([{"text": fixed}])),
+        );
+        let after = diagnostics(&client.publish_where(&uri, WAIT, |p| p["version"] == 2));
+        assert!(
+            !after
+                .iter()
+                .any(|d| code(d) == "missing-idempotency-key" || code(d) == "input"),
+            "{name}: {after:?}\n{fixed}"
+        );
+        let (status, _) = client.shutdown();
+        assert_eq!(status, Some(0));
+    }
 }
 
 /// "Fix all idemlint problems" leaves the buffer as `check --fix` leaves the file.

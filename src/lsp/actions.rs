@@ -21,7 +21,7 @@ use crate::source::{Format, LineIndex, Node, Span};
 pub const FIX_ALL: &str = "source.fixAll.idemlint";
 
 /// What a suppression added by a code action says until its author says why.
-pub const REASON: &str = "TODO: why a retry of this is safe";
+pub const REASON: &str = "TODO say why a retry of this is safe";
 
 /// How edits of one file are addressed: the URI the client knows it by and, for an open
 /// buffer, the version the edits were made against (the client refuses them on another).

@@ -531,6 +531,8 @@ impl Server {
     fn publish(&mut self, paths: Vec<PathBuf>) {
         for path in paths {
             let (version, items) = self.items(&path);
+            // A file with nothing to show is as the lint just taken read it: its buffer now.
+            let version = version.or_else(|| self.docs.get(&path).map(|d| d.version));
             let diagnostics: Vec<_> = items.iter().map(|i| i.diagnostic.clone()).collect();
             let uri = match self.docs.get(&path) {
                 Some(doc) => Some(doc.uri.clone()),
