@@ -123,6 +123,18 @@ impl RuleId {
     pub fn meta(self) -> &'static RuleMeta {
         &METAS[self as usize]
     }
+
+    /// Where the rule's doc can be read on the web: `rules/<id>.md` of this version's published
+    /// package (docs.rs shows every file of a crate as published), so the link never points at
+    /// a newer text than the binary's own `explain`. SARIF's `helpUri` and the editor server's
+    /// diagnostics link it.
+    pub fn doc_url(self) -> String {
+        format!(
+            "https://docs.rs/crate/idemlint/{}/source/rules/{}.md",
+            env!("CARGO_PKG_VERSION"),
+            self.as_str()
+        )
+    }
 }
 
 /// Rules are ordered by their public name, as reports list them.

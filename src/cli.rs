@@ -42,6 +42,9 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
     },
+    /// Run the Language Server (LSP 3.17) on standard input and output, for editors: findings
+    /// as diagnostics while you type, fixes and suppressions as code actions, rule docs on hover.
+    Lsp,
 }
 
 #[derive(Debug, clap::Args)]
@@ -418,6 +421,7 @@ fn run(command: Command) -> u8 {
         Command::Explain { rule, color } => explain(&rule, color),
         Command::Review(args) => review(args),
         Command::Diff(args) => diff(args),
+        Command::Lsp => crate::lsp::run(),
     }
 }
 

@@ -23,6 +23,7 @@ pub mod idempotency;
 pub mod inputs;
 pub mod limits;
 pub mod lint;
+pub mod lsp;
 pub mod model;
 pub mod options;
 pub mod output;

@@ -44,11 +44,14 @@ fn sarif_parses_back_with_exact_regions_and_every_rule() {
             "shortDescription",
             "fullDescription",
             "help",
+            "helpUri",
             "defaultConfiguration",
             "properties",
         ] {
             assert!(!r[field].is_null(), "{} has no {field}", r["id"]);
         }
+        let page = format!("/rules/{}.md", r["id"].as_str().unwrap());
+        assert!(r["helpUri"].as_str().unwrap().ends_with(&page), "{r}");
     }
     let results = run["results"].as_array().unwrap();
     let missing = results

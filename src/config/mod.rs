@@ -4,7 +4,7 @@
 mod file;
 mod profile;
 
-pub use file::{Config, ConfigError, Level, Override, find_config_file};
+pub use file::{CONFIG_NAMES, Config, ConfigError, Level, Override, find_config_file};
 pub use profile::{PROFILES, apply_profile, profile_name};
 
 use crate::vocabulary::MONEY_WORDS;

@@ -50,6 +50,8 @@ struct RuleDescriptor {
     short_description: Text,
     full_description: Text,
     help: Help,
+    /// The rule's page on the web, which `idemlint lsp` links each diagnostic to as well.
+    help_uri: String,
     default_configuration: Configuration,
     properties: Properties,
 }
@@ -376,6 +378,7 @@ pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<(
                     text: m.body.to_string(),
                     markdown: m.body.to_string(),
                 },
+                help_uri: r.id.doc_url(),
                 default_configuration: Configuration {
                     level: level(m.severity),
                 },
