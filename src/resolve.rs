@@ -872,7 +872,8 @@ fn display_name(from_name: &str, file_part: &str) -> String {
     normalize(&dir.join(decoded)).to_string_lossy().into_owned()
 }
 
-fn percent_decode(s: &str) -> Option<String> {
+/// `s` with its `%XX` escapes decoded; `None` when one is malformed or the bytes are not UTF-8.
+pub(crate) fn percent_decode(s: &str) -> Option<String> {
     if !s.contains('%') {
         return Some(s.to_string());
     }

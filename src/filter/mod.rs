@@ -323,19 +323,24 @@ fn merged_fix<'t>(fixes: &[Fix], text_of: impl Fn(FileId) -> Option<&'t str>) ->
         1 => first.title.clone(),
         n => format!("{} on {n} operations", first.title),
     };
-    let applicability = if taken
+    let applicability = applicability_of(fixes, &taken);
+    Some(Fix {
+        title,
+        applicability,
+        edits,
+    })
+}
+
+/// Unsafe when any of the fixes `taken` is.
+fn applicability_of(fixes: &[Fix], taken: &[usize]) -> Applicability {
+    if taken
         .iter()
         .any(|&i| fixes[i].applicability == Applicability::Unsafe)
     {
         Applicability::Unsafe
     } else {
         Applicability::Safe
-    };
-    Some(Fix {
-        title,
-        applicability,
-        edits,
-    })
+    }
 }
 
 /// The edits of the fixes `taken`, each written once.
@@ -368,14 +373,7 @@ fn with_follow_ups<'t>(mut fixes: Vec<Fix>, text_of: impl Fn(FileId) -> Option<&
         title.extend(chars.next().map(|c| c.to_ascii_lowercase()));
         title.push_str(chars.as_str());
     }
-    let applicability = if taken
-        .iter()
-        .any(|&i| fixes[i].applicability == Applicability::Unsafe)
-    {
-        Applicability::Unsafe
-    } else {
-        Applicability::Safe
-    };
+    let applicability = applicability_of(&fixes, &taken);
     Fix {
         title,
         applicability,

@@ -14,7 +14,7 @@ pub fn to_path(uri: &Uri) -> Option<PathBuf> {
     // `file:///p` has an empty authority; `file://localhost/p` names this machine too.
     let rest = rest.strip_prefix("localhost").unwrap_or(rest);
     let path = rest.split(['?', '#']).next().unwrap_or("");
-    let decoded = percent_decode(path)?;
+    let decoded = crate::resolve::percent_decode(path)?;
     let path = PathBuf::from(decoded);
     path.is_absolute().then_some(path)
 }
@@ -30,23 +30,6 @@ pub fn from_path(path: &Path) -> Option<Uri> {
         }
     }
     Uri::from_str(&s).ok()
-}
-
-fn percent_decode(s: &str) -> Option<String> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 #[cfg(test)]
