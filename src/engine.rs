@@ -432,6 +432,8 @@ impl Resolving {
                 applicability,
                 edits,
             } = *fix;
+            let mut edits = edits;
+            crate::fix::order(&mut edits);
             let edits = edits
                 .into_iter()
                 .map(|edit| {

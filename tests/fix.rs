@@ -571,3 +571,95 @@ fn timings_show_each_pass_of_a_fix() {
         );
     }
 }
+
+/// A fix's edits as the JSON report (and the editor server) lists them, applied in the order
+/// given, with inserts at one place written in that order (as an LSP client and a SARIF
+/// consumer apply them), give what `--fix` writes: the key's 409 and 422 go into `responses`
+/// before the `parameters` that follow it, at the same byte.
+#[test]
+fn a_fixs_edits_are_listed_in_the_order_they_are_written() {
+    let example = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/payments-api.yaml"),
+    )
+    .unwrap();
+    let dir = project(&[("api.yaml", &example)]);
+    let out = idemlint(dir.path())
+        .args(["check", "api.yaml", "--format", "json"])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let finding = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "missing-idempotency-key")
+        .unwrap();
+    let edits = finding["fix"]["edits"].as_array().unwrap();
+    assert!(edits.len() >= 3, "{edits:?}");
+    // Line starts, to turn the (ASCII) example's 1-based lines and columns into offsets.
+    let mut starts = vec![0];
+    starts.extend(example.match_indices('\n').map(|(i, _)| i + 1));
+    let offset = |line: &serde_json::Value, column: &serde_json::Value| {
+        starts[line.as_u64().unwrap() as usize - 1] + column.as_u64().unwrap() as usize - 1
+    };
+    let mut spans: Vec<(usize, usize, usize, &str)> = edits
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            (
+                offset(&e["line"], &e["column"]),
+                i,
+                offset(&e["end_line"], &e["end_column"]),
+                e["content"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    spans.sort_by_key(|s| std::cmp::Reverse((s.0, s.1)));
+    let mut text = example.clone();
+    for (start, _, end, content) in spans {
+        text.replace_range(start..end, content);
+    }
+    let refunds = text.find("  /refunds:").unwrap();
+    let customers = text.find("  /customers/{customerId}:").unwrap();
+    assert_eq!(
+        &text[refunds..customers],
+        "  /refunds:
+    post:
+      # DELIBERATE: no idempotency key (missing-idempotency-key).
+      operationId: createRefund
+      summary: Refund all or part of a payment
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [payment_id]
+              properties:
+                payment_id: { type: string }
+                amount: { type: integer, description: Amount to refund in minor units; default is all }
+                reason: { type: string, enum: [duplicate, fraudulent, requested_by_customer] }
+      responses:
+        \"201\":
+          description: Refund created
+        \"400\": { $ref: \"#/components/responses/BadRequest\" }
+        \"409\":
+          $ref: '#/components/responses/IdempotencyConflict'
+        \"422\":
+          $ref: '#/components/responses/IdempotencyKeyReused'
+      parameters:
+        - $ref: '#/components/parameters/IdempotencyKey'
+"
+    );
+    std::fs::write(dir.path().join("api.yaml"), &text).unwrap();
+    let out = idemlint(dir.path())
+        .args(["check", "api.yaml", "--select", "missing-idempotency-key"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

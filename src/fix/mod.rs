@@ -149,6 +149,21 @@ fn nesting(e: &Edit) -> (std::cmp::Reverse<usize>, bool) {
     (std::cmp::Reverse(e.text.len() - body.len()), !item)
 }
 
+/// Where an edit is written among the others: by place and, among inserts at one place, by
+/// [`nesting`]. Stable sorts keep inserts of one nesting at one place in the order given.
+fn written_order(e: &Edit) -> (FileId, u32, u32, (std::cmp::Reverse<usize>, bool)) {
+    (e.file, e.span.start, e.span.end, nesting(e))
+}
+
+/// Puts a fix's edits in the order [`apply`] writes them. Reports and the editor server list
+/// them so, because their readers apply edits in the order given: an LSP client writes inserts
+/// at one place in array order (the spec says so), and so does a SARIF consumer. Given in the
+/// order a fix was composed (the key's parameter, then the responses it brings, all at the end
+/// of an operation), a 409 would land in `parameters` rather than in `responses`.
+pub fn order(edits: &mut [Edit]) {
+    edits.sort_by_key(written_order);
+}
+
 /// The fixes of `fixes` that one pass applies. They are taken in the order of where they start
 /// (file, then byte), whatever order they were found in: each, unless one of its edits
 /// conflicts with, or touches, an edit of a fix already taken (then it waits for the next pass,
@@ -306,9 +321,8 @@ pub fn apply(text: &str, edits: &[&Edit]) -> Result<String, EditError> {
     for e in edits {
         check(text, e)?;
     }
-    // (Stable: inserts at one place keep their order, but for their nesting.)
     let mut sorted: Vec<&Edit> = edits.to_vec();
-    sorted.sort_by_key(|e| (e.span.start, e.span.end, nesting(e)));
+    sorted.sort_by_key(|e| written_order(e));
     // (An edit given twice is written once, wherever the other copy sits among inserts at one
     // place.)
     let mut seen = std::collections::HashSet::new();

@@ -330,9 +330,12 @@ pub fn apply_edits(text: &str, edits: &[Value], utf8: bool) -> String {
             )
         })
         .collect();
-    spans.sort_by_key(|s| std::cmp::Reverse(s.0));
+    // From the end of the text back, and at one place the last given first, so that inserts
+    // at one place appear in the order given, as the LSP spec has it.
+    let mut spans: Vec<_> = spans.into_iter().enumerate().collect();
+    spans.sort_by_key(|(i, s)| std::cmp::Reverse((s.0, *i)));
     let mut out = text.to_string();
-    for (start, end, new) in spans {
+    for (_, (start, end, new)) in spans {
         out.replace_range(start..end, &new);
     }
     out
