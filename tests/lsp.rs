@@ -545,6 +545,99 @@ fn fix_all_equals_check_fix() {
     assert_eq!(status, Some(0));
 }
 
+/// "Fix all" reads the unsaved buffer of a file the document `$ref`s, and edits that file too,
+/// at its buffer's version: the shared 409 of the buffer (not of the disk, which has its
+/// Retry-After) gets one, as `check --fix` gives it once the buffer is saved.
+#[test]
+fn fix_all_fixes_a_referenced_files_unsaved_buffer() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path().canonicalize().unwrap();
+    let api = "openapi: 3.0.3
+info: {title: Payouts, version: '1'}
+paths:
+  /payouts:
+    post:
+      operationId: createPayout
+      parameters:
+        - {name: Idempotency-Key, in: header, required: true, schema: {type: string, maxLength: 255}}
+      requestBody:
+        content:
+          application/json:
+            schema: {type: object, properties: {amount: {type: integer}}}
+      responses:
+        '201': {description: Created}
+        '400': {description: The key is missing}
+        '409': {$ref: 'common.yaml#/Conflict'}
+        '422': {description: The key was used with another payload}
+";
+    let on_disk = "Conflict:
+  description: A request with this key is in progress
+  headers:
+    Retry-After:
+      schema: {type: integer}
+";
+    let buffer = "Conflict:
+  description: A request with this key is in progress
+";
+    std::fs::write(dir.join("api.yaml"), api).unwrap();
+    std::fs::write(dir.join("common.yaml"), on_disk).unwrap();
+    let (api_uri, common_uri) = (
+        file_uri(&dir.join("api.yaml")),
+        file_uri(&dir.join("common.yaml")),
+    );
+    let mut client = Client::start(Path::new(BIN), &dir, &dir, capabilities(&[]));
+    client.open(&api_uri, api);
+    client.next_publish(&api_uri, WAIT);
+    client.open(&common_uri, buffer);
+    // (Found at the `$ref`, and only once the buffer without the header is open.)
+    client.publish_where(&api_uri, WAIT, |p| {
+        diagnostics(p)
+            .iter()
+            .any(|d| code(d) == "conflict-without-retry-after")
+    });
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": api_uri},
+               "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+               "context": {"diagnostics": [], "only": ["source.fixAll"]}}),
+    );
+    let action = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["kind"] == "source.fixAll.idemlint")
+        .unwrap_or_else(|| panic!("{actions}"))
+        .clone();
+    let resolved = client.request("codeAction/resolve", action);
+    let edit = &resolved["edit"];
+    let of_common: Vec<&Value> = edit["documentChanges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["textDocument"]["uri"] == common_uri.as_str())
+        .collect();
+    assert_eq!(of_common.len(), 1, "{edit}");
+    assert_eq!(
+        of_common[0]["textDocument"]["version"], 1,
+        "the buffer's version"
+    );
+    let fixed = apply_workspace_edit(buffer, edit, &common_uri, false);
+    assert_eq!(apply_workspace_edit(api, edit, &api_uri, false), api);
+
+    std::fs::write(dir.join("common.yaml"), buffer).unwrap();
+    let status = Command::new(BIN)
+        .current_dir(&dir)
+        .args(["check", "--fix", "--fail-on", "never", "api.yaml"])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let written = std::fs::read_to_string(dir.join("common.yaml")).unwrap();
+    assert_ne!(written, buffer, "the shared 409 gets a Retry-After");
+    assert_eq!(fixed, written);
+    let (status, _) = client.shutdown();
+    assert_eq!(status, Some(0));
+}
+
 /// `exit` without `shutdown` is exit code 1 (LSP 3.17), and requests after `shutdown` are
 /// refused.
 #[test]

@@ -109,6 +109,19 @@ pub fn run(
     stdin: Option<Vec<u8>>,
     mode: FixMode,
 ) -> (Report, Fixed) {
+    run_on(paths, opts, stdin, mode, Box::new(Disk))
+}
+
+/// [`run`] reading through `files` rather than the disk: the editor server's "Fix all" reads
+/// the unsaved buffers of the files a document `$ref`s. Nothing is written either way; what
+/// changed is returned.
+pub fn run_on(
+    paths: &[PathBuf],
+    opts: &Options,
+    stdin: Option<Vec<u8>>,
+    mode: FixMode,
+    files: Box<dyn crate::files::Files>,
+) -> (Report, Fixed) {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
     // Where files may be written: the root, and the folders of what was named (as a run reads
     // `$ref`s from them).
@@ -141,7 +154,7 @@ pub fn run(
         opts
     };
     let mut stdin_text = stdin;
-    let mut overlay = Overlay::new(Box::new(Disk));
+    let mut overlay = Overlay::new(files);
     let mut fixed = Fixed::default();
     // By path. (Texts are shared, not copied: a large spec is megabytes.)
     let mut texts: HashMap<PathBuf, Text> = HashMap::new();

@@ -4,7 +4,7 @@
 //! fixes `check --fix` would apply to the buffer, as edits of the lines they change.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use lsp_types::{
     CodeAction, CodeActionKind, Diagnostic, DocumentChanges, OneOf,
@@ -218,6 +218,16 @@ pub fn ignore_on_line(
     let start = source.lines.line_start(line);
     let end = source.lines.line_end(text, line);
     let content = &text[start..end];
+    // A comment cannot go inside a scalar: on a line of a block scalar's text, or of a plain
+    // or quoted one over several lines, it would become part of the text (or end it early).
+    // The operation's suppression is offered instead.
+    let loaded = source.parse(&crate::limits::Limits::default()).ok()?;
+    if [start, end]
+        .iter()
+        .any(|&at| splits_scalar(&loaded.root, text, at))
+    {
+        return None;
+    }
     let rule = f.rule.as_str();
     let comment = format!("# idemlint-ignore {rule}: {REASON}");
     let (at, insert) = if content.contains('#') {
@@ -239,30 +249,51 @@ pub fn ignore_on_line(
     })
 }
 
-/// The text `check --fix` would leave of the document `path` whose buffer is `text`: the safe
-/// fixes applied in passes, as `check --fix - --stdin-filename PATH` applies them (other files
-/// are read from the disk). `None` when nothing changes.
-pub fn fixed_text(path: &Path, text: &str, opts: &crate::lint::Options) -> Option<String> {
-    let opts = crate::lint::Options {
-        stdin_filename: Some(path.to_path_buf()),
-        ..opts.clone()
-    };
+/// Whether the line boundary `at` (a line's start or end) falls inside a scalar of `node`'s
+/// tree, where no comment may go. A block scalar's header line (`description: |`) may end in a
+/// comment: its text starts on the next line.
+fn splits_scalar(node: &Node, text: &str, at: usize) -> bool {
+    let inside = |span: Span| (span.start as usize) < at && at < span.end as usize;
+    if !inside(node.span) {
+        return false;
+    }
+    match &node.value {
+        crate::source::Value::Scalar(_) => {
+            let start = node.span.start as usize;
+            let block = text[start..].starts_with(['|', '>']);
+            let header_end = text[start..].find('\n').map(|i| start + i);
+            let header_end = header_end.map(|e| e - usize::from(text[..e].ends_with('\r')));
+            !(block && Some(at) == header_end)
+        }
+        _ => {
+            node.entries()
+                .iter()
+                .any(|e| inside(e.key.span) || splits_scalar(&e.value, text, at))
+                || node.items().iter().any(|n| splits_scalar(n, text, at))
+        }
+    }
+}
+
+/// What `check --fix PATH` would change, run on the document `path` whose buffer is `text`:
+/// the safe fixes applied in passes, in the document and in the files under the root it
+/// `$ref`s, every file read through `buffers` (unsaved buffers before the disk). Each changed
+/// file with its text before and after; nothing is written.
+pub fn fixed_files(
+    path: &Path,
+    text: &str,
+    opts: &crate::lint::Options,
+    buffers: &[super::documents::Snapshot],
+) -> Vec<crate::fix::run::Changed> {
     let mode = crate::fix::run::FixMode {
         unsafe_fixes: false,
         diff: false,
     };
-    let (_, fixed) = crate::fix::run::run(
-        &[PathBuf::from("-")],
-        &opts,
-        Some(text.as_bytes().to_vec()),
-        mode,
-    );
-    let path = crate::files::normalize(path);
-    fixed
-        .changed
-        .into_iter()
-        .find(|c| c.path == path)
-        .map(|c| c.after.to_string())
+    let mut files = super::documents::overlay(buffers);
+    // (The text the action was asked for, whatever the buffer is now.)
+    files.set(path.to_path_buf(), text);
+    let (_, fixed) =
+        crate::fix::run::run_on(&[path.to_path_buf()], opts, None, mode, Box::new(files));
+    fixed.changed
 }
 
 /// The edits that turn `before` into `after`, a hunk of whole lines each, so the rest of the
@@ -295,6 +326,8 @@ pub fn line_edits(before: &str, after: &str, enc: Encoding) -> Vec<TextEdit> {
 
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
     use super::*;
 
     #[test]
@@ -306,6 +339,29 @@ mod tests {
         assert_eq!(edits[0].range.start, lsp_types::Position::new(2, 0));
         assert_eq!(edits[0].range.end, lsp_types::Position::new(2, 4));
         assert_eq!(edits[0].new_text, "  x: y\nc: 4");
+    }
+
+    #[test]
+    fn a_comment_never_goes_inside_a_scalar() {
+        let text = "a:\n  description: |\n    Keys are kept\n    for 1 hour\n  plain: one\n    two\n  b: 1 # x\n";
+        let source = crate::source::SourceFile::new(
+            PathBuf::from("/a.yaml"),
+            "a.yaml".into(),
+            text.into(),
+            Format::Yaml,
+        );
+        let root = source.parse(&Default::default()).unwrap().root;
+        let lines = LineIndex::new(text);
+        let splits = |line: usize| {
+            let (start, end) = (lines.line_start(line), lines.line_end(text, line));
+            [start, end]
+                .iter()
+                .any(|&at| splits_scalar(&root, text, at))
+        };
+        // `a:`, the block scalar's header, `b: 1`: a comment may go at their end.
+        assert!(!splits(0) && !splits(1) && !splits(6));
+        // The block scalar's text, and both lines of the plain scalar over two lines.
+        assert!(splits(2) && splits(3) && splits(4) && splits(5));
     }
 
     #[test]

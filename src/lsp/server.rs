@@ -31,7 +31,7 @@ use lsp_types::{
 
 use super::actions::{self, FIX_ALL, Target};
 use super::diagnostics::{FileDiagnostics, Item, UnitResult};
-use super::documents::Documents;
+use super::documents::{self, Documents};
 use super::position::Encoding;
 use super::worker::{self, Done, Job};
 use super::{hover, uri};
@@ -641,7 +641,8 @@ impl Server {
                     };
                     // (Resolved later, the action carries no text: clients ask for actions
                     // at every move of the cursor.)
-                    let text = (!self.client.resolve_edit).then(|| doc.text.clone());
+                    let text = (!self.client.resolve_edit)
+                        .then(|| (doc.text.clone(), self.docs.snapshot()));
                     (target, text)
                 },
             )
@@ -673,8 +674,8 @@ impl Server {
                     data: serde_json::to_value((target.uri.as_str(), target.version)).ok(),
                     ..CodeAction::default()
                 };
-                if let Some(text) = text {
-                    action.edit = fix_all_edit(&target, &text, &opts, enc, client);
+                if let Some((text, buffers)) = text {
+                    action.edit = fix_all_edit(&target, &text, &buffers, &opts, enc, client);
                 }
                 if action.edit.is_some() || client.resolve_edit {
                     out.push(action.into());
@@ -703,6 +704,7 @@ impl Server {
                 )
             })
         });
+        let buffers = self.docs.snapshot();
         let Some((target, text)) = doc else {
             let message = "the document changed; ask for the action again".to_string();
             self.send(Response::new_err(id, ErrorCode::ContentModified as i32, message).into());
@@ -711,26 +713,49 @@ impl Server {
         let (enc, client, opts) = (self.enc, self.client, Arc::clone(&self.opts));
         let sender = self.conn.sender.clone();
         spawn(move || {
-            action.edit = fix_all_edit(&target, &text, &opts, enc, client)
+            action.edit = fix_all_edit(&target, &text, &buffers, &opts, enc, client)
                 .or_else(|| Some(lsp_types::WorkspaceEdit::default()));
             let _ = sender.send(Response::new_ok(id, action).into());
         });
     }
 }
 
-/// The edit of "Fix all idemlint problems" for the buffer `text`.
+/// The edit of "Fix all idemlint problems" for the buffer `text`: of the buffer, and of the
+/// files it `$ref`s that the fixes change (a shared response's `Retry-After`), each addressed
+/// at its open buffer's version, or unversioned when it is not open.
 fn fix_all_edit(
     target: &Target,
     text: &str,
+    buffers: &[documents::Snapshot],
     opts: &Options,
     enc: Encoding,
     client: Client,
 ) -> Option<lsp_types::WorkspaceEdit> {
     let path = uri::to_path(&target.uri)?;
-    let after = actions::fixed_text(&path, text, opts)?;
+    let changed = actions::fixed_files(&path, text, opts, buffers);
+    if changed.is_empty() {
+        return None;
+    }
+    let root = crate::files::normalize(&path);
     let mut edits = actions::Edits::new();
-    for e in actions::line_edits(text, &after, enc) {
-        edits.push(target, e);
+    for c in &changed {
+        let to = if c.path == root {
+            target.clone()
+        } else {
+            match buffers.iter().find(|b| b.path == c.path) {
+                Some(b) => Target {
+                    uri: b.uri.clone(),
+                    version: Some(b.version),
+                },
+                None => Target {
+                    uri: uri::from_path(&c.path)?,
+                    version: None,
+                },
+            }
+        };
+        for e in actions::line_edits(&c.before, &c.after, enc) {
+            edits.push(&to, e);
+        }
     }
     Some(edits.into_workspace_edit(client.document_changes))
 }

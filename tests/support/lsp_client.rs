@@ -311,7 +311,7 @@ pub fn apply_workspace_edit(text: &str, edit: &Value, uri: &str, utf8: bool) -> 
 
 /// Applies LSP text edits (ranges in the original text) to `text`.
 pub fn apply_edits(text: &str, edits: &[Value], utf8: bool) -> String {
-    let mut spans: Vec<(usize, usize, String)> = edits
+    let spans: Vec<(usize, usize, String)> = edits
         .iter()
         .map(|e| {
             let r = &e["range"];
