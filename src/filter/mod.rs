@@ -29,6 +29,12 @@ use crate::suppress::Suppressions;
 /// The rule that reports suppressions that silence nothing.
 const UNUSED: RuleId = RuleId::UnusedSuppression;
 
+/// Whether a suppression can silence findings of `rule`: not `unused-suppression`'s, or a
+/// suppression could hide that it hides nothing.
+pub fn suppressible(rule: RuleId) -> bool {
+    rule != UNUSED
+}
+
 /// A diagnostic the filter keeps, with what it decided.
 #[derive(Debug)]
 pub struct Kept {

@@ -85,6 +85,11 @@ impl Documents {
         self.open.remove(path)
     }
 
+    /// Every open buffer.
+    pub fn iter(&self) -> impl Iterator<Item = (&PathBuf, &Document)> {
+        self.open.iter()
+    }
+
     pub fn get(&self, path: &Path) -> Option<&Document> {
         self.open.get(path)
     }

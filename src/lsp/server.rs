@@ -241,6 +241,7 @@ impl Server {
                     Err(_) => return 1,
                 },
                 recv(self.done) -> done => match done {
+                    Ok(Done::Unit { .. }) if self.shutdown => {}
                     Ok(Done::Unit { edits, result }) => self.take(edits, result),
                     Ok(Done::Idle) => self.busy = false,
                     Err(_) => return 1,
@@ -294,8 +295,15 @@ impl Server {
         let response = match request.method.as_str() {
             req::Shutdown::METHOD => {
                 self.shutdown = true;
+                // Nothing is linted or published from now on.
+                self.dirty.clear();
                 Response::new_ok(id, ())
             }
+            req::Initialize::METHOD => Response::new_err(
+                id,
+                ErrorCode::InvalidRequest as i32,
+                "the server is already initialized".to_string(),
+            ),
             req::HoverRequest::METHOD => match serde_json::from_value(request.params) {
                 Ok(params) => Response::new_ok(id, self.hover(params)),
                 Err(e) => invalid(id, e),
@@ -318,6 +326,10 @@ impl Server {
     }
 
     fn notification(&mut self, n: Notification) {
+        // After `shutdown` only `exit` means anything (LSP 3.17).
+        if self.shutdown {
+            return;
+        }
         match n.method.as_str() {
             notif::DidOpenTextDocument::METHOD => {
                 if let Ok(p) = serde_json::from_value::<DidOpenTextDocumentParams>(n.params) {
@@ -409,6 +421,7 @@ impl Server {
             self.dirty.remove(path);
             let files: Vec<PathBuf> = unit.files.into_keys().collect();
             self.publish(files);
+            self.adopt_orphans();
         }
         // Units that read the buffer read the file on the disk from now on.
         self.changed(path, Instant::now());
@@ -459,7 +472,9 @@ impl Server {
         let unit = self.units.get_mut(&result.unit).expect("checked above");
         let mut touched: Vec<PathBuf> = unit.files.keys().cloned().collect();
         touched.extend(result.files.keys().cloned());
-        if result.linted {
+        if result.linted || result.broken.is_empty() {
+            // Linted, or nothing to lint: a buffer that is no OpenAPI document (any more: its
+            // `openapi:` line commented out, its text deleted) shows nothing.
             unit.loaded = result.loaded;
             unit.files = result.files;
         } else {
@@ -474,6 +489,28 @@ impl Server {
         touched.dedup();
         self.publish(touched);
         self.drop_covered_fragments();
+        self.adopt_orphans();
+    }
+
+    /// Open fragments that no unit loads any more (the root that loaded them was closed, or
+    /// no longer `$ref`s them) are units of their own again, as when they were opened.
+    fn adopt_orphans(&mut self) {
+        let orphans: Vec<PathBuf> = self
+            .docs
+            .iter()
+            .filter(|(path, doc)| {
+                !self.units.contains_key(*path)
+                    && !is_config(path)
+                    && (crate::discover::is_spec_extension(path)
+                        || crate::discover::looks_like_root(doc.text.as_bytes()))
+                    && !self.units.values().any(|u| u.loaded.contains(*path))
+            })
+            .map(|(path, _)| path.clone())
+            .collect();
+        for path in &orphans {
+            self.units.entry(path.clone()).or_default();
+        }
+        self.mark(orphans, Instant::now());
     }
 
     /// Fragments opened before a root that loads them was linted are that root's from then on.
@@ -659,7 +696,9 @@ impl Server {
                     let d = &item.diagnostic;
                     let dc = client.document_changes;
                     out.extend(actions::quick_fix(f, d, enc, &target, dc).map(Into::into));
-                    if let Some(t) = target(&f.source.path) {
+                    if let Some(t) = target(&f.source.path)
+                        && crate::filter::suppressible(f.rule)
+                    {
                         out.extend(
                             actions::ignore_for_operation(f, d, enc, &t, dc).map(Into::into),
                         );
