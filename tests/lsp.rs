@@ -608,19 +608,9 @@ fn suppressions_from_code_actions_silence_the_finding() {
     assert_eq!(status, Some(0));
 }
 
-/// "Fix all idemlint problems" leaves the buffer as `check --fix` leaves the file.
-#[test]
-fn fix_all_equals_check_fix() {
-    let dir = tempfile::tempdir().unwrap();
-    let dir = dir.path().canonicalize().unwrap();
-    let spec = dir.join("payments-api.yaml");
-    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/payments-api.yaml");
-    let text = std::fs::read_to_string(example).unwrap();
-    std::fs::write(&spec, &text).unwrap();
-    let uri = file_uri(&spec);
-    let mut client = Client::start(Path::new(BIN), &dir, &dir, capabilities(&[]));
-    client.open(&uri, &text);
-    client.next_publish(&uri, WAIT);
+/// "Fix all idemlint problems" of the document `uri`, asked as an editor's format-on-save asks
+/// it (`only: source.fixAll`), and resolved: the action with its edit.
+fn fix_all(client: &mut Client, uri: &str) -> Value {
     let actions = client.request(
         "textDocument/codeAction",
         json!({"textDocument": {"uri": uri},
@@ -635,7 +625,23 @@ fn fix_all_equals_check_fix() {
         .unwrap_or_else(|| panic!("{actions}"))
         .clone();
     assert_eq!(action["title"], "Fix all idemlint problems");
-    let resolved = client.request("codeAction/resolve", action);
+    client.request("codeAction/resolve", action)
+}
+
+/// "Fix all idemlint problems" leaves the buffer as `check --fix` leaves the file.
+#[test]
+fn fix_all_equals_check_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path().canonicalize().unwrap();
+    let spec = dir.join("payments-api.yaml");
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/payments-api.yaml");
+    let text = std::fs::read_to_string(example).unwrap();
+    std::fs::write(&spec, &text).unwrap();
+    let uri = file_uri(&spec);
+    let mut client = Client::start(Path::new(BIN), &dir, &dir, capabilities(&[]));
+    client.open(&uri, &text);
+    client.next_publish(&uri, WAIT);
+    let resolved = fix_all(&mut client, &uri);
     let fixed = apply_workspace_edit(&text, &resolved["edit"], &uri, false);
 
     let status = Command::new(BIN)
@@ -701,20 +707,7 @@ paths:
             .iter()
             .any(|d| code(d) == "conflict-without-retry-after")
     });
-    let actions = client.request(
-        "textDocument/codeAction",
-        json!({"textDocument": {"uri": api_uri},
-               "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
-               "context": {"diagnostics": [], "only": ["source.fixAll"]}}),
-    );
-    let action = actions
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["kind"] == "source.fixAll.idemlint")
-        .unwrap_or_else(|| panic!("{actions}"))
-        .clone();
-    let resolved = client.request("codeAction/resolve", action);
+    let resolved = fix_all(&mut client, &api_uri);
     let edit = &resolved["edit"];
     let of_common: Vec<&Value> = edit["documentChanges"]
         .as_array()

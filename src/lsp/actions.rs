@@ -135,6 +135,7 @@ pub fn quick_fix(
 /// the rule and a reason to fill in, in the file's own style (block or flow YAML, JSON).
 pub fn ignore_for_operation(
     f: &Finding,
+    root: &Node,
     diagnostic: &Diagnostic,
     enc: Encoding,
     target: &Target,
@@ -146,8 +147,7 @@ pub fn ignore_for_operation(
         return None;
     }
     let source = &f.source;
-    let loaded = source.parse(&crate::limits::Limits::default()).ok()?;
-    let operation = &entry_at(&loaded.root, *key)?.value;
+    let operation = &entry_at(root, *key)?.value;
     let json = source.format == Format::Json;
     let style = crate::fix::style::sniff(&source.text, json);
     let rule = f.rule.as_str();
@@ -204,6 +204,7 @@ fn entry_at(node: &Node, key: Span) -> Option<&crate::source::Entry> {
 /// indentation (it then speaks for the next line).
 pub fn ignore_on_line(
     f: &Finding,
+    root: &Node,
     diagnostic: &Diagnostic,
     enc: Encoding,
     target: &Target,
@@ -221,11 +222,7 @@ pub fn ignore_on_line(
     // A comment cannot go inside a scalar: on a line of a block scalar's text, or of a plain
     // or quoted one over several lines, it would become part of the text (or end it early).
     // The operation's suppression is offered instead.
-    let loaded = source.parse(&crate::limits::Limits::default()).ok()?;
-    if [start, end]
-        .iter()
-        .any(|&at| splits_scalar(&loaded.root, text, at))
-    {
+    if [start, end].iter().any(|&at| splits_scalar(root, text, at)) {
         return None;
     }
     let rule = f.rule.as_str();

@@ -696,13 +696,18 @@ impl Server {
                     let d = &item.diagnostic;
                     let dc = client.document_changes;
                     out.extend(actions::quick_fix(f, d, enc, &target, dc).map(Into::into));
+                    // (Both suppressions read the finding's file as a tree: parsed once.)
                     if let Some(t) = target(&f.source.path)
                         && crate::filter::suppressible(f.rule)
+                        && let Ok(loaded) = f.source.parse(&crate::limits::Limits::default())
                     {
+                        let root = &loaded.root;
                         out.extend(
-                            actions::ignore_for_operation(f, d, enc, &t, dc).map(Into::into),
+                            actions::ignore_for_operation(f, root, d, enc, &t, dc).map(Into::into),
                         );
-                        out.extend(actions::ignore_on_line(f, d, enc, &t, dc).map(Into::into));
+                        out.extend(
+                            actions::ignore_on_line(f, root, d, enc, &t, dc).map(Into::into),
+                        );
                     }
                 }
             }
