@@ -1,0 +1,313 @@
+//! What a probe sends to an operation, from the spec: its URL with path and query parameters,
+//! its header parameters, its JSON body (the media type's example, else an instance of its
+//! schema, or the `--data` given for it), and where its key goes. An operation that cannot be
+//! sent is planned as skipped, with the reason.
+
+use serde_json::Value;
+
+use crate::config::Settings;
+use crate::facts::Facts;
+use crate::idempotency::KeyCarrier;
+use crate::model::{Operation, Site, media_essence};
+use crate::resolve::Bundle;
+
+use super::Options;
+use super::generate::{instance, written_value};
+use super::http::Request;
+
+/// Where an operation's key is sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyPlace {
+    Header(String),
+    /// A top-level field of the JSON body.
+    Field(String),
+}
+
+impl KeyPlace {
+    pub fn describe(&self) -> String {
+        match self {
+            KeyPlace::Header(h) => format!("header `{h}`"),
+            KeyPlace::Field(f) => format!("body field `{f}`"),
+        }
+    }
+}
+
+/// The requests of one operation, before a check gives them their key.
+#[derive(Debug, Clone)]
+pub struct OperationPlan {
+    pub method: &'static str,
+    pub url: String,
+    /// Header parameters and `--header`s, in that order.
+    pub headers: Vec<(String, String)>,
+    pub body: Option<Value>,
+    pub key: Option<KeyPlace>,
+    /// The spec marks the key `required`.
+    pub key_required: bool,
+    /// Whether a duplicate of the operation matters.
+    pub duplicates_matter: bool,
+    /// The statuses the operation declares, as written (`409`, `4XX`).
+    pub declared: Vec<String>,
+    /// Its `409` declares `Retry-After`.
+    pub retry_after_on_409: bool,
+    /// The status a key reused with another payload must get (the profile's).
+    pub mismatch_status: u16,
+}
+
+impl OperationPlan {
+    /// The operation's request with `key` where its key goes (none: without it).
+    pub fn request(&self, key: Option<&str>) -> Request {
+        self.request_with(key, self.body.as_ref())
+    }
+
+    /// The request with another body.
+    pub fn request_with(&self, key: Option<&str>, body: Option<&Value>) -> Request {
+        let mut headers = self.headers.clone();
+        let mut body = body.cloned();
+        match (&self.key, key) {
+            (Some(KeyPlace::Header(h)), Some(k)) => headers.push((h.clone(), k.to_string())),
+            (Some(KeyPlace::Field(f)), Some(k)) => {
+                if let Some(Value::Object(map)) = body.as_mut() {
+                    map.insert(f.clone(), Value::String(k.to_string()));
+                }
+            }
+            (Some(KeyPlace::Field(f)), None) => {
+                if let Some(Value::Object(map)) = body.as_mut() {
+                    map.remove(f);
+                }
+            }
+            _ => {}
+        }
+        if body.is_some()
+            && !headers
+                .iter()
+                .any(|(n, _)| n.eq_ignore_ascii_case("content-type"))
+        {
+            headers.push(("Content-Type".to_string(), "application/json".to_string()));
+        }
+        Request {
+            method: self.method,
+            url: self.url.clone(),
+            headers,
+            body: body.map(|b| serde_json::to_vec(&b).unwrap_or_default()),
+        }
+    }
+
+    /// Whether the operation declares `status` (exactly, or by its range `4XX`).
+    pub fn declares(&self, status: u16) -> bool {
+        let exact = status.to_string();
+        let range = format!("{}XX", status / 100);
+        self.declared
+            .iter()
+            .any(|d| *d == exact || d.eq_ignore_ascii_case(&range))
+    }
+
+    /// The body's key field, if the key is one.
+    pub fn key_field(&self) -> Option<&str> {
+        match &self.key {
+            Some(KeyPlace::Field(f)) => Some(f),
+            _ => None,
+        }
+    }
+}
+
+/// Whether `op` is the one `selector` names: its operationId, or `METHOD PATH`.
+pub fn selects(selector: &str, op: &Operation<'_>) -> bool {
+    let selector = selector.trim();
+    if op.operation_id.is_some_and(|id| id.as_str() == selector) {
+        return true;
+    }
+    match selector.split_once(char::is_whitespace) {
+        Some((method, path)) => {
+            method.eq_ignore_ascii_case(op.method.upper()) && path.trim() == op.path.as_str()
+        }
+        None => false,
+    }
+}
+
+/// The plan of `op`, or why it cannot be probed.
+pub fn plan(
+    bundle: &Bundle,
+    facts: &Facts<'_>,
+    settings: &Settings,
+    op: &Operation<'_>,
+    opts: &Options,
+) -> Result<OperationPlan, String> {
+    if !matches!(op.site, Site::Path) {
+        return Err("a callback or webhook: the server sends it, it does not receive it".into());
+    }
+    let of = facts.of(op);
+    let key = match of.carriers.first() {
+        None => None,
+        Some(KeyCarrier::Header(p)) => Some(KeyPlace::Header(p.name.to_string())),
+        Some(KeyCarrier::BodyField(p)) if p.parent.is_none() => {
+            Some(KeyPlace::Field(p.name.to_string()))
+        }
+        Some(KeyCarrier::BodyField(p)) => {
+            return Err(format!(
+                "its key `{}` is a field of `{}`, nested in the body: not probed",
+                p.name,
+                p.parent.unwrap_or_default()
+            ));
+        }
+        Some(KeyCarrier::Extension { key, .. }) => {
+            return Err(format!(
+                "its key `{key}` (x-idempotency) says not where it is sent: not probed"
+            ));
+        }
+    };
+    let key_required = of.carriers.first().and_then(KeyCarrier::required) == Some(true);
+    let key_name = match &key {
+        Some(KeyPlace::Header(h)) => Some(h.as_str()),
+        _ => None,
+    };
+
+    // Path, query and header parameters.
+    let mut path = op.path.to_string();
+    let mut query = Vec::new();
+    let mut headers = Vec::new();
+    for p in &op.parameters {
+        if key_name.is_some_and(|k| k.eq_ignore_ascii_case(p.name)) {
+            continue;
+        }
+        let given = |name: &str| {
+            opts.headers
+                .iter()
+                .any(|(n, _)| n.eq_ignore_ascii_case(name))
+        };
+        match p.location {
+            "path" => {
+                let value = parameter_value(bundle, p)
+                    .ok_or_else(|| format!("no value for its path parameter `{}`", p.name))?;
+                path = path.replace(&format!("{{{}}}", p.name), &encode(&value));
+            }
+            "query" if p.required => {
+                let value = parameter_value(bundle, p)
+                    .ok_or_else(|| format!("no value for its query parameter `{}`", p.name))?;
+                query.push(format!("{}={}", encode(p.name), encode(&value)));
+            }
+            "header" if p.required && !given(p.name) => {
+                if matches!(
+                    p.name.to_ascii_lowercase().as_str(),
+                    "content-type" | "accept" | "authorization"
+                ) {
+                    continue;
+                }
+                let value = parameter_value(bundle, p)
+                    .ok_or_else(|| format!("no value for its header parameter `{}`", p.name))?;
+                headers.push((p.name.to_string(), value));
+            }
+            _ => {}
+        }
+    }
+    if path.contains('{') {
+        return Err(format!(
+            "its path `{path}` has a parameter the spec does not declare"
+        ));
+    }
+    headers.extend(opts.headers.iter().cloned());
+    let mut url = format!("{}{path}", opts.base);
+    if !query.is_empty() {
+        url.push('?');
+        url.push_str(&query.join("&"));
+    }
+
+    // The body: --data, else the JSON media type's example or an instance of its schema.
+    let given = opts
+        .data
+        .iter()
+        .find(|(sel, _)| selects(sel, op))
+        .map(|(_, v)| v.clone());
+    let body = match (given, &op.request_body) {
+        (Some(v), _) => Some(v),
+        (None, None) => None,
+        (None, Some(rb)) => {
+            let json = rb.content.iter().find(|m| {
+                let e = media_essence(m.media_type);
+                e == "application/json" || e.ends_with("+json")
+            });
+            match json {
+                Some(m) => {
+                    let media = rb.node.and_then(|n| {
+                        let n = bundle.deref(n);
+                        n.get("content").and_then(|c| c.get(m.media_type))
+                    });
+                    let example = media.and_then(|at| {
+                        at.get("example")
+                            .or(at.get("examples"))
+                            .and_then(|_| written_value(bundle, at))
+                    });
+                    match (example, m.schema) {
+                        (Some(v), _) => Some(v),
+                        (None, Some(schema)) => Some(instance(bundle, schema)),
+                        (None, None) => Some(Value::Object(Default::default())),
+                    }
+                }
+                None if rb.content.is_empty() && rb.form_fields.is_empty() => None,
+                None => {
+                    let kinds: Vec<&str> = rb.content.iter().map(|m| m.media_type).collect();
+                    return Err(format!(
+                        "its body is not JSON ({}): give one with --data",
+                        if kinds.is_empty() {
+                            "form fields".to_string()
+                        } else {
+                            kinds.join(", ")
+                        }
+                    ));
+                }
+            }
+        }
+    };
+    if matches!(key, Some(KeyPlace::Field(_))) && !matches!(body, Some(Value::Object(_))) {
+        return Err("its key is a body field, and its body is not a JSON object".into());
+    }
+    let declared: Vec<String> = op.responses.iter().map(|r| r.status.to_string()).collect();
+    let retry_after_on_409 = op
+        .responses
+        .iter()
+        .any(|r| r.status == "409" && r.header("Retry-After").is_some());
+    Ok(OperationPlan {
+        method: op.method.upper(),
+        url,
+        headers,
+        body,
+        key,
+        key_required,
+        duplicates_matter: of.duplicates_matter(),
+        declared,
+        retry_after_on_409,
+        mismatch_status: settings.mismatch_status.parse().unwrap_or(422),
+    })
+}
+
+/// A parameter's value as text: what the spec writes for it, else an instance of its schema.
+fn parameter_value(bundle: &Bundle, p: &crate::model::Parameter<'_>) -> Option<String> {
+    let value = written_value(bundle, p.node).or_else(|| p.schema.map(|s| instance(bundle, s)))?;
+    match value {
+        Value::String(s) => Some(s),
+        Value::Null | Value::Object(_) => None,
+        Value::Array(items) => Some(
+            items
+                .iter()
+                .map(|v| match v {
+                    Value::String(s) => s.clone(),
+                    v => v.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(","),
+        ),
+        v => Some(v.to_string()),
+    }
+}
+
+/// Percent-encodes what is not unreserved (RFC 3986 §2.3).
+fn encode(s: &str) -> String {
+    let mut out = String::new();
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b',') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
