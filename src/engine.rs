@@ -533,6 +533,7 @@ impl Resolving {
             no_fix: d.no_fix,
             before: d.before,
             change: None,
+            evidence: d.evidence,
         }
     }
 }

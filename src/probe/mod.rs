@@ -227,10 +227,7 @@ pub fn run(
                         format!("{}: {message}", op.display()),
                     )
                     .with_operation(op)
-                    .with_help(format!(
-                        "what the server answered:\n{}",
-                        http::evidence(&all, key_header)
-                    ));
+                    .with_evidence(http::evidence(&all, key_header));
                     diagnostics.push(d);
                     Cell::Finding
                 }

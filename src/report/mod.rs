@@ -65,6 +65,8 @@ pub struct Finding {
     pub before: Option<Box<crate::diagnostic::Place>>,
     /// How the finding compares with a base (`check --base`); `None` in a run without one.
     pub change: Option<Change>,
+    /// A runtime finding's requests and responses (`idemlint probe`).
+    pub evidence: Option<String>,
 }
 
 /// How a finding of a run compares with the same run at a base revision.

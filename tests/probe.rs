@@ -1,0 +1,383 @@
+//! `idemlint probe` against real HTTP servers on loopback, written for these tests
+//! (`examples/probe_server.rs`): a correct implementation finds nothing, each planted bug exactly
+//! its finding; and the probe's safety: only loopback hosts unless allowed (refused before
+//! anything is looked up), redirects not followed, `--dry-run` sends nothing.
+
+#[path = "../examples/probe_server.rs"]
+#[allow(dead_code)]
+mod probe_server;
+
+use std::path::PathBuf;
+use std::process::Output;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use probe_server::{Bug, Server, start};
+
+const SPEC: &str = r#"openapi: 3.0.3
+info: {title: Orders, version: '1'}
+paths:
+  /orders:
+    post:
+      operationId: createOrder
+      parameters:
+        - name: Idempotency-Key
+          in: header
+          required: true
+          description: A client-generated UUID v4. Keys are kept for 24 hours.
+          schema: {type: string, format: uuid, maxLength: 36}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [sku, quantity]
+              properties:
+                sku: {type: string, example: ABC-1}
+                quantity: {type: integer, minimum: 1}
+      responses:
+        '201': {description: Created. A retry with the same key gets this response again.}
+        '400': {description: The Idempotency-Key header is missing or malformed.}
+        '409':
+          description: A request with this key is still being processed.
+          headers:
+            Retry-After: {schema: {type: integer, minimum: 1}}
+        '422': {description: The key was used before with a different payload.}
+  /orders/{id}:
+    get:
+      operationId: getOrder
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+      responses:
+        '200': {description: The order.}
+  /notes:
+    post:
+      operationId: createNote
+      requestBody:
+        content:
+          application/json:
+            schema: {type: object, required: [text], properties: {text: {type: string}}}
+      responses:
+        '201': {description: Created.}
+"#;
+
+/// The spec in a temporary directory (kept while the value lives).
+fn spec() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("api.yaml");
+    std::fs::write(&path, SPEC).unwrap();
+    (dir, path)
+}
+
+/// A server with a processing time long enough for concurrent requests to overlap.
+fn server(bug: Bug) -> Server {
+    start("127.0.0.1", bug, Duration::from_millis(150)).unwrap()
+}
+
+fn probe(spec: &std::path::Path, base: &str, extra: &[&str]) -> Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_idemlint"))
+        .arg("probe")
+        .arg(spec)
+        .args(["--base-url", base, "--color", "never"])
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+fn url(server: &Server) -> String {
+    format!("http://{}", server.addr)
+}
+
+/// The rule of each finding of a JSON report.
+fn rules_found(out: &Output) -> Vec<String> {
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rule"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_correct_server_has_no_findings() {
+    let (_dir, spec) = spec();
+    let server = server(Bug::None);
+    let out = probe(&spec, &url(&server), &[]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("No problems found"), "{text}");
+    // The summary: every check judged POST /orders, and passed; the GET is not probed.
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("POST /orders"))
+        .unwrap();
+    assert_eq!(
+        row.split_whitespace().filter(|w| *w == "ok").count(),
+        4,
+        "{text}"
+    );
+    assert!(!text.contains("GET /orders"), "{text}");
+    let out = probe(&spec, &url(&server), &["--format", "json"]);
+    assert_eq!(rules_found(&out), Vec::<String>::new());
+}
+
+#[test]
+fn each_planted_bug_gives_exactly_its_finding() {
+    let (_dir, spec) = spec();
+    let cases = [
+        (
+            Bug::NoDedupe,
+            "replay-not-idempotent",
+            "created a second resource",
+        ),
+        (
+            Bug::ConflictOnReplay,
+            "replay-not-idempotent",
+            "got 409 instead of the original 201",
+        ),
+        (
+            Bug::ReplayDifferentBody,
+            "replay-not-idempotent",
+            "a different body",
+        ),
+        (
+            Bug::ErrorOnConcurrency,
+            "concurrent-retry-mishandled",
+            "got 500",
+        ),
+        (Bug::ReuseAccepted, "key-reuse-accepted", "it was accepted"),
+        (
+            Bug::MissingKeyAccepted,
+            "missing-key-accepted",
+            "it was processed",
+        ),
+    ];
+    // (Each server on its own thread: the cases run at once.)
+    std::thread::scope(|s| {
+        for (bug, rule, words) in cases {
+            let spec = &spec;
+            s.spawn(move || {
+                let server = server(bug.clone());
+                let out = probe(spec, &url(&server), &["--format", "json"]);
+                assert_eq!(out.status.code(), Some(1), "{bug:?}");
+                assert_eq!(rules_found(&out), vec![rule.to_string()], "{bug:?}");
+                let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+                let f = &report["findings"][0];
+                let message = f["message"].as_str().unwrap();
+                assert!(message.contains(words), "{bug:?}: {message}");
+                // At the operation's method key in the spec, with the exchanges as evidence.
+                assert_eq!(
+                    (f["line"].as_u64(), f["column"].as_u64()),
+                    (Some(5), Some(5))
+                );
+                let help = f["evidence"].as_str().unwrap();
+                assert!(help.contains("request 1: POST http://127.0.0.1:"), "{help}");
+                assert!(help.contains("response 1: "), "{help}");
+            });
+        }
+    });
+}
+
+#[test]
+fn unkeyed_operations_sent_twice_show_the_duplicate() {
+    let (_dir, spec) = spec();
+    let server = server(Bug::None);
+    let out = probe(&spec, &url(&server), &["--format", "json", "--unkeyed"]);
+    assert_eq!(rules_found(&out), vec!["duplicate-created".to_string()]);
+    // A warning by default: under --fail-on error, exit 0.
+    assert_eq!(out.status.code(), Some(0));
+    let out = probe(&spec, &url(&server), &["--unkeyed", "--fail-on", "warning"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn every_report_format_shows_runtime_findings() {
+    let (_dir, spec) = spec();
+    let server = server(Bug::MissingKeyAccepted);
+    for format in ["sarif", "junit", "github", "concise"] {
+        let out = probe(&spec, &url(&server), &["--format", format]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{format}: {text}");
+        assert!(text.contains("missing-key-accepted"), "{format}: {text}");
+    }
+}
+
+#[test]
+fn secrets_in_headers_are_masked_in_the_evidence() {
+    let (_dir, spec) = spec();
+    let server = server(Bug::MissingKeyAccepted);
+    let out = probe(
+        &spec,
+        &url(&server),
+        &[
+            "--header",
+            "Authorization: Bearer s3cr3t-value",
+            "--header",
+            "X-Api-Key: k3y-value",
+            "--format",
+            "json",
+        ],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !text.contains("s3cr3t") && !text.contains("k3y-value"),
+        "{text}"
+    );
+    assert!(text.contains("Authorization: ****"), "{text}");
+}
+
+#[test]
+fn a_host_that_is_not_loopback_is_refused_before_anything_is_read_or_looked_up() {
+    // The spec does not even exist: the base URL is judged first, from its text alone.
+    let out = probe(
+        std::path::Path::new("no-such-spec.yaml"),
+        "http://orders.example.invalid:8080",
+        &[],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("refusing to probe `orders.example.invalid`"),
+        "{err}"
+    );
+    assert!(err.contains("--allow-host"), "{err}");
+    assert!(out.stdout.is_empty());
+    // The same for a private address written as an IP, and for --dry-run.
+    let (_dir, spec) = spec();
+    let out = probe(&spec, "http://10.0.0.1", &["--dry-run"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn redirects_are_not_followed_to_another_host_or_port() {
+    let (_dir, spec) = spec();
+    // Another loopback host (Linux routes all of 127.0.0.0/8 to lo) and another port.
+    let Ok(elsewhere) = start("127.0.0.2", Bug::None, Duration::ZERO) else {
+        eprintln!("skipped the 127.0.0.2 case: cannot listen on 127.0.0.2 here");
+        return;
+    };
+    let other_port = start("127.0.0.1", Bug::None, Duration::ZERO).unwrap();
+    for target in [&elsewhere, &other_port] {
+        let redirecting = start(
+            "127.0.0.1",
+            Bug::Redirect(format!("http://{}/orders", target.addr)),
+            Duration::ZERO,
+        )
+        .unwrap();
+        let out = probe(&spec, &url(&redirecting), &["--format", "json"]);
+        assert!(redirecting.connections.load(Ordering::SeqCst) > 0);
+        assert_eq!(target.connections.load(Ordering::SeqCst), 0);
+        // The 307 is reported as it is: the first requests were not successes, and a request
+        // without the key got 307, not 400.
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let messages: Vec<&str> = report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["message"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                "POST /orders: a request without the required header `Idempotency-Key` got 307, not 400"
+            ]
+        );
+    }
+}
+
+#[test]
+fn a_dry_run_prints_the_plan_with_its_keys_and_sends_nothing() {
+    let (_dir, spec) = spec();
+    let server = server(Bug::None);
+    let out = probe(&spec, &url(&server), &["--dry-run", "--unkeyed"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert_eq!(server.connections.load(Ordering::SeqCst), 0);
+    assert!(text.contains("nothing was sent"), "{text}");
+    assert!(text.contains("12 requests would be sent"), "{text}");
+    // The replay's two requests carry one key; the concurrent check has its own.
+    let keys: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split("Idempotency-Key: ").nth(1))
+        .map(|rest| &rest[..36])
+        .collect();
+    assert_eq!(keys.len(), 5, "{text}");
+    assert_eq!(keys[0], keys[1]);
+    assert_ne!(keys[1], keys[2]);
+    assert!(text.contains("5 at once: POST"), "{text}");
+}
+
+#[test]
+fn an_unreachable_server_is_an_error() {
+    let (_dir, spec) = spec();
+    // A port nobody listens on: bound, then closed.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let out = probe(&spec, &format!("http://127.0.0.1:{port}"), &[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("cannot reach"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn the_request_budget_is_kept() {
+    let (_dir, spec) = spec();
+    let server = server(Bug::None);
+    let out = probe(&spec, &url(&server), &["--max-requests", "3"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(server.connections.load(Ordering::SeqCst) <= 3);
+    assert!(
+        text.contains("not judged: the request budget is spent"),
+        "{text}"
+    );
+}
+
+#[test]
+fn operations_can_be_chosen_and_given_a_body() {
+    let (dir, spec) = spec();
+    let server = server(Bug::None);
+    let body = dir.path().join("order.json");
+    std::fs::write(&body, r#"{"sku": "XYZ-9", "quantity": 3}"#).unwrap();
+    let out = probe(
+        &spec,
+        &url(&server),
+        &[
+            "--operation",
+            "POST /orders",
+            "--data",
+            &format!("createOrder=@{}", body.display()),
+            "--dry-run",
+        ],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(r#"{"quantity":3,"sku":"XYZ-9"}"#), "{text}");
+    assert!(!text.contains("POST /notes"), "{text}");
+}
+
+#[test]
+fn check_never_reports_a_runtime_rule_nor_sends_anything() {
+    let (_dir, spec) = spec();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_idemlint"))
+        .args(["check", "--format", "json", "--fail-on", "never"])
+        .arg(&spec)
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for f in report["findings"].as_array().unwrap() {
+        let rule = idemlint::rules::RuleId::parse(f["rule"].as_str().unwrap()).unwrap();
+        assert!(!rule.is_runtime(), "{f}");
+    }
+}
