@@ -381,3 +381,80 @@ fn check_never_reports_a_runtime_rule_nor_sends_anything() {
         assert!(!rule.is_runtime(), "{f}");
     }
 }
+
+/// express-idempotency (npm), the Ville de Montréal's middleware, in a minimal Express app
+/// (`tools/probe-app`, installed by `.ci/run`): an implementation nobody here wrote. What the
+/// probe finds is what its code does: a completed retry gets the stored response (right), a
+/// request whose key is in flight gets 409 (right) but without Retry-After, a key reused with
+/// another payload gets 417 Expectation Failed rather than 422, and a request without the key
+/// is processed (the middleware only acts when a key is sent).
+#[test]
+fn express_idempotency_as_the_probe_finds_it() {
+    let app = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/probe-app");
+    if !app.join("node_modules/express-idempotency").is_dir() {
+        eprintln!(
+            "skipped: express-idempotency is not installed (`cd tools/probe-app && npm ci`, as \
+             .ci/run does)"
+        );
+        return;
+    }
+    let child = std::process::Command::new("node")
+        .arg(app.join("app.js"))
+        .arg("150")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    let mut child = match child {
+        Ok(child) => child,
+        Err(e) => {
+            eprintln!("skipped: cannot run node: {e}");
+            return;
+        }
+    };
+    let mut line = String::new();
+    let read = std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut line,
+    );
+    let (_dir, spec) = spec();
+    let out = (read.is_ok() && line.starts_with("http://127.0.0.1:")).then(|| {
+        probe(
+            &spec,
+            line.trim(),
+            &["--operation", "createOrder", "--format", "json"],
+        )
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+    let out = out.unwrap_or_else(|| panic!("the app did not start: {line:?}"));
+    let mut rules = rules_found(&out);
+    rules.sort();
+    assert_eq!(
+        rules,
+        [
+            "concurrent-retry-mishandled",
+            "key-reuse-accepted",
+            "missing-key-accepted"
+        ],
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let messages: Vec<&str> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("409 without the Retry-After header")),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("got 417, not the mismatch status 422"))
+    );
+}

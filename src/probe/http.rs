@@ -413,7 +413,7 @@ pub fn evidence(exchanges: &[&Exchange], key_header: Option<&str>) -> String {
             out.push_str(&format!("  {name}: {}\n", shown(name, value, key_header)));
         }
         if let Some(body) = &x.request.body {
-            out.push_str(&format!("  {}\n", body_text(body)));
+            out.push_str(&format!("  {}\n", indented(&body_text(body))));
         }
         match &x.response {
             Ok(r) => {
@@ -432,13 +432,18 @@ pub fn evidence(exchanges: &[&Exchange], key_header: Option<&str>) -> String {
                     out.push_str(&format!("  {name}: {}\n", shown(name, value, key_header)));
                 }
                 if !r.body.is_empty() {
-                    out.push_str(&format!("  {}\n", body_text(&r.body)));
+                    out.push_str(&format!("  {}\n", indented(&body_text(&r.body))));
                 }
             }
             Err(e) => out.push_str(&format!("response {n}: {e}\n")),
         }
     }
     out.trim_end().to_string()
+}
+
+/// A body's lines after the first indented as its first is.
+fn indented(text: &str) -> String {
+    text.trim_end().replace('\n', "\n  ")
 }
 
 fn shown<'v>(name: &str, value: &'v str, key_header: Option<&str>) -> &'v str {

@@ -1,10 +1,10 @@
 //! `concurrent-retry-mishandled`: N identical requests with one key at the same moment; one
 //! success and the rest 409 (or the same success) is right, a 5xx or two resources is not.
 
-use super::{Check, Settings, Verdict, resource, unanswered};
+use super::{Batches, Check, Settings, Verdict, resources, unanswered};
 use crate::catalogue::RuleId;
 use crate::probe::generate::uuid_v4;
-use crate::probe::http::{Exchange, Failure, Request};
+use crate::probe::http::{Exchange, Failure};
 use crate::probe::plan::OperationPlan;
 
 pub const CHECK: Check = Check {
@@ -13,7 +13,7 @@ pub const CHECK: Check = Check {
     judge,
 };
 
-fn batches(plan: &OperationPlan, settings: &Settings<'_>) -> Result<Vec<Vec<Request>>, String> {
+fn batches(plan: &OperationPlan, settings: &Settings<'_>) -> Result<Batches, String> {
     if plan.key.is_none() {
         return Err("it takes no key".into());
     }
@@ -51,8 +51,8 @@ fn judge(plan: &OperationPlan, _: &Settings<'_>, exchanges: &[Vec<Exchange>]) ->
             statuses.join(" or ")
         ));
     }
-    let successes: Vec<_> = responses.iter().filter(|r| r.success()).collect();
-    let mut resources: Vec<String> = successes.iter().filter_map(|r| resource(r)).collect();
+    let successes: Vec<_> = responses.iter().filter(|r| r.success()).copied().collect();
+    let mut resources: Vec<String> = resources(&successes).unwrap_or_default();
     resources.sort();
     resources.dedup();
     if resources.len() > 1 {

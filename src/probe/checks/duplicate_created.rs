@@ -1,9 +1,9 @@
 //! `duplicate-created` (`--unkeyed`): an operation without a key sent twice; two different
 //! resources are evidence of a double effect.
 
-use super::{Check, Settings, Verdict, first_success, resource};
+use super::{Batches, Check, Settings, Verdict, first_success, resources};
 use crate::catalogue::RuleId;
-use crate::probe::http::{Exchange, Request};
+use crate::probe::http::Exchange;
 use crate::probe::plan::OperationPlan;
 
 pub const CHECK: Check = Check {
@@ -12,7 +12,7 @@ pub const CHECK: Check = Check {
     judge,
 };
 
-fn batches(plan: &OperationPlan, settings: &Settings<'_>) -> Result<Vec<Vec<Request>>, String> {
+fn batches(plan: &OperationPlan, settings: &Settings<'_>) -> Result<Batches, String> {
     if plan.key.is_some() {
         return Err("it takes a key".into());
     }
@@ -36,13 +36,13 @@ fn judge(_: &OperationPlan, _: &Settings<'_>, exchanges: &[Vec<Exchange>]) -> Ve
     else {
         return Verdict::Pass;
     };
-    match (resource(first), resource(second)) {
-        (Some(a), Some(b)) if a != b => Verdict::finding(format!(
+    match resources(&[first, second]).as_deref() {
+        Some([a, b]) if a != b => Verdict::finding(format!(
             "the same request sent twice created two resources (`{a}` then `{b}`): a retry \
              after a lost response duplicates it"
         )),
-        (Some(_), Some(_)) => Verdict::Pass,
-        _ => Verdict::NotJudged(
+        Some(_) => Verdict::Pass,
+        None => Verdict::NotJudged(
             "the responses name no resource (no Location header, no `id` in the body)".into(),
         ),
     }

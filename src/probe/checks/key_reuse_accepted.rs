@@ -3,10 +3,10 @@
 
 use serde_json::Value;
 
-use super::{Check, Settings, Verdict, first_success};
+use super::{Batches, Check, Settings, Verdict, first_success};
 use crate::catalogue::RuleId;
 use crate::probe::generate::uuid_v4;
-use crate::probe::http::{Exchange, Request};
+use crate::probe::http::Exchange;
 use crate::probe::plan::OperationPlan;
 
 pub const CHECK: Check = Check {
@@ -39,7 +39,7 @@ pub fn altered(plan: &OperationPlan) -> Option<(String, Value)> {
     Some((format!("/{name}"), Value::Object(body)))
 }
 
-fn batches(plan: &OperationPlan, _: &Settings<'_>) -> Result<Vec<Vec<Request>>, String> {
+fn batches(plan: &OperationPlan, _: &Settings<'_>) -> Result<Batches, String> {
     if plan.key.is_none() {
         return Err("it takes no key".into());
     }

@@ -1,9 +1,9 @@
 //! `missing-key-accepted`: a request without its required key must be refused with 400 (or
 //! another 4xx the operation declares), not processed.
 
-use super::{Check, Settings, Verdict, unanswered};
+use super::{Batches, Check, Settings, Verdict, unanswered};
 use crate::catalogue::RuleId;
-use crate::probe::http::{Exchange, Request};
+use crate::probe::http::Exchange;
 use crate::probe::plan::OperationPlan;
 
 pub const CHECK: Check = Check {
@@ -12,7 +12,7 @@ pub const CHECK: Check = Check {
     judge,
 };
 
-fn batches(plan: &OperationPlan, _: &Settings<'_>) -> Result<Vec<Vec<Request>>, String> {
+fn batches(plan: &OperationPlan, _: &Settings<'_>) -> Result<Batches, String> {
     match &plan.key {
         None => Err("it takes no key".into()),
         Some(_) if !plan.key_required => Err("its key is optional".into()),

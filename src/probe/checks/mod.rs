@@ -47,11 +47,14 @@ impl Verdict {
     }
 }
 
+/// Requests sent in batches: a batch of one alone, a larger one all at the same moment.
+pub type Batches = Vec<Vec<Request>>;
+
 /// A runtime check.
 pub struct Check {
     pub rule: RuleId,
     /// The batches of requests it sends to the operation, or why it does not apply there.
-    pub batches: fn(&OperationPlan, &Settings<'_>) -> Result<Vec<Vec<Request>>, String>,
+    pub batches: fn(&OperationPlan, &Settings<'_>) -> Result<Batches, String>,
     pub judge: fn(&OperationPlan, &Settings<'_>, &[Vec<Exchange>]) -> Verdict,
 }
 
@@ -96,12 +99,29 @@ fn first_success(exchanges: &[Vec<Exchange>]) -> Result<&Response, Verdict> {
     }
 }
 
-/// The resource a success response names: its `Location`, else the `id` of its JSON body (or of
-/// the one object the body wraps, `{"data": {"id": ...}}`).
-pub fn resource(r: &Response) -> Option<String> {
-    if let Some(location) = r.header("Location") {
-        return Some(location.to_string());
+/// The resources success responses name, compared alike: the `id` of each JSON body (or of the
+/// one object a body wraps, `{"data": {"id": ...}}`) when every body has one, else each
+/// `Location` when every response has one (a replay may leave out the header and still carry
+/// the body); `None` when they cannot be told.
+pub fn resources(responses: &[&Response]) -> Option<Vec<String>> {
+    let ids: Option<Vec<String>> = responses.iter().map(|r| body_id(r)).collect();
+    ids.or_else(|| {
+        responses
+            .iter()
+            .map(|r| r.header("Location").map(str::to_string))
+            .collect()
+    })
+}
+
+/// The resources of two responses, when they are two different ones.
+pub fn two_resources(a: &Response, b: &Response) -> Option<(String, String)> {
+    match resources(&[a, b])?.as_slice() {
+        [x, y] if x != y => Some((x.clone(), y.clone())),
+        _ => None,
     }
+}
+
+fn body_id(r: &Response) -> Option<String> {
     let body = r.json()?;
     let id = |v: &Value| {
         v.get("id").and_then(|id| match id {
@@ -227,11 +247,17 @@ mod tests {
 
     #[test]
     fn a_resource_is_its_location_or_its_id() {
-        assert_eq!(resource(&response(r#"{"id": 7}"#)).as_deref(), Some("7"));
+        assert_eq!(body_id(&response(r#"{"id": 7}"#)).as_deref(), Some("7"));
         assert_eq!(
-            resource(&response(r#"{"data": {"id": "o1"}, "n": 1}"#)).as_deref(),
+            body_id(&response(r#"{"data": {"id": "o1"}, "n": 1}"#)).as_deref(),
             Some("o1")
         );
-        assert_eq!(resource(&response("[]")), None);
+        assert_eq!(body_id(&response("[]")), None);
+        // A replay without the Location header is still the same resource.
+        let mut first = response(r#"{"id": "o1"}"#);
+        first.headers.push(("Location".into(), "/orders/o1".into()));
+        assert_eq!(two_resources(&first, &response(r#"{"id": "o1"}"#)), None);
+        let (a, b) = (response("{}"), response("{}"));
+        assert_eq!(two_resources(&a, &b), None);
     }
 }

@@ -1,10 +1,10 @@
 //! `replay-not-idempotent`: the same request with the same key twice, one after the other; the
 //! retry must get the first response back.
 
-use super::{Check, Settings, Verdict, body_difference, first_success, resource};
+use super::{Batches, Check, Settings, Verdict, body_difference, first_success, two_resources};
 use crate::catalogue::RuleId;
 use crate::probe::generate::uuid_v4;
-use crate::probe::http::{Exchange, Request};
+use crate::probe::http::Exchange;
 use crate::probe::plan::OperationPlan;
 
 pub const CHECK: Check = Check {
@@ -13,7 +13,7 @@ pub const CHECK: Check = Check {
     judge,
 };
 
-fn batches(plan: &OperationPlan, _: &Settings<'_>) -> Result<Vec<Vec<Request>>, String> {
+fn batches(plan: &OperationPlan, _: &Settings<'_>) -> Result<Batches, String> {
     if plan.key.is_none() {
         return Err("it takes no key".into());
     }
@@ -42,8 +42,7 @@ fn judge(_: &OperationPlan, settings: &Settings<'_>, exchanges: &[Vec<Exchange>]
         None => return Verdict::NotJudged("the retry was not sent".into()),
     };
     if retry.success()
-        && let (Some(a), Some(b)) = (resource(first), resource(retry))
-        && a != b
+        && let Some((a, b)) = two_resources(first, retry)
     {
         return Verdict::Finding {
             message: format!(
