@@ -70,9 +70,10 @@ fn spec() -> (tempfile::TempDir, PathBuf) {
     (dir, path)
 }
 
-/// A server with a processing time long enough for concurrent requests to overlap.
+/// A server with a processing time long enough for concurrent requests to overlap, even on a
+/// busy machine.
 fn server(bug: Bug) -> Server {
-    start("127.0.0.1", bug, Duration::from_millis(150)).unwrap()
+    start("127.0.0.1", bug, Duration::from_millis(300)).unwrap()
 }
 
 fn probe(spec: &std::path::Path, base: &str, extra: &[&str]) -> Output {
@@ -400,7 +401,7 @@ fn express_idempotency_as_the_probe_finds_it() {
     }
     let child = std::process::Command::new("node")
         .arg(app.join("app.js"))
-        .arg("150")
+        .arg("400")
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn();
