@@ -459,3 +459,86 @@ fn express_idempotency_as_the_probe_finds_it() {
             .any(|m| m.contains("got 417, not the mismatch status 422"))
     );
 }
+
+/// Requests are made from the spec: parameters from their examples, defaults and enums, bodies
+/// from the media type's example, else a minimal instance of the schema (required properties,
+/// formats, `minLength`, `oneOf`'s first branch, `allOf` merged, `$ref`s followed).
+#[test]
+fn requests_are_made_from_the_spec() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("api.yaml");
+    std::fs::write(
+        &spec,
+        r#"openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /accounts/{account}/payments:
+    post:
+      operationId: pay
+      parameters:
+        - {name: account, in: path, required: true, schema: {type: string}, example: acc 1}
+        - {name: mode, in: query, required: true, schema: {type: string, enum: [live, test]}}
+        - {name: page, in: query, schema: {type: integer}}
+        - {name: X-Tenant, in: header, required: true, schema: {type: string, default: t1}}
+        - name: Idempotency-Key
+          in: header
+          required: true
+          schema: {type: string, maxLength: 64}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Payment'}
+      responses:
+        '201': {description: Created.}
+  /refunds:
+    post:
+      operationId: refund
+      parameters:
+        - {name: Idempotency-Key, in: header, required: true, schema: {type: string}}
+      requestBody:
+        content:
+          application/json:
+            schema: {type: object}
+            examples:
+              small: {value: {payment: p_1, amount: 5}}
+      responses:
+        '201': {description: Created.}
+components:
+  schemas:
+    Payment:
+      allOf:
+        - type: object
+          required: [amount, currency]
+          properties:
+            amount: {type: integer, minimum: 100}
+            currency: {type: string, minLength: 3, maxLength: 3}
+            note: {type: string}
+        - type: object
+          required: [payer, at]
+          properties:
+            payer:
+              oneOf:
+                - {type: object, required: [email], properties: {email: {type: string, format: email}}}
+                - {type: object, required: [iban], properties: {iban: {type: string}}}
+            at: {type: string, format: date-time}
+"#,
+    )
+    .unwrap();
+    let out = probe(&spec, "http://127.0.0.1:9", &["--dry-run"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("POST http://127.0.0.1:9/accounts/acc%201/payments?mode=live  X-Tenant: t1  Idempotency-Key: "),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            r#"{"amount":100,"at":"2026-01-01T00:00:00Z","currency":"pro","payer":{"email":"probe@example.com"}}"#
+        ),
+        "{text}"
+    );
+    assert!(text.contains(r#"{"amount":5,"payment":"p_1"}"#), "{text}");
+    // The key reuse changes one field: the number.
+    assert!(text.contains(r#"{"amount":6,"payment":"p_1"}"#), "{text}");
+}

@@ -405,15 +405,23 @@ pub fn evidence(exchanges: &[&Exchange], key_header: Option<&str>) -> String {
     let mut out = String::new();
     for (i, x) in exchanges.iter().enumerate() {
         let n = i + 1;
-        out.push_str(&format!(
-            "request {n}: {} {}\n",
-            x.request.method, x.request.url
-        ));
-        for (name, value) in &x.request.headers {
-            out.push_str(&format!("  {name}: {}\n", shown(name, value, key_header)));
-        }
-        if let Some(body) = &x.request.body {
-            out.push_str(&format!("  {}\n", indented(&body_text(body))));
+        // (The concurrent check's requests are one request N times: shown once.)
+        let same = exchanges[..i]
+            .iter()
+            .position(|y| same_request(&y.request, &x.request));
+        if let Some(j) = same {
+            out.push_str(&format!("request {n}: the same as request {}\n", j + 1));
+        } else {
+            out.push_str(&format!(
+                "request {n}: {} {}\n",
+                x.request.method, x.request.url
+            ));
+            for (name, value) in &x.request.headers {
+                out.push_str(&format!("  {name}: {}\n", shown(name, value, key_header)));
+            }
+            if let Some(body) = &x.request.body {
+                out.push_str(&format!("  {}\n", indented(&body_text(body))));
+            }
         }
         match &x.response {
             Ok(r) => {
@@ -439,6 +447,10 @@ pub fn evidence(exchanges: &[&Exchange], key_header: Option<&str>) -> String {
         }
     }
     out.trim_end().to_string()
+}
+
+fn same_request(a: &Request, b: &Request) -> bool {
+    a.method == b.method && a.url == b.url && a.headers == b.headers && a.body == b.body
 }
 
 /// A body's lines after the first indented as its first is.
