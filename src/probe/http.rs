@@ -307,9 +307,13 @@ fn failure(e: ureq::Error) -> Failure {
     use std::io::ErrorKind;
     match e {
         ureq::Error::Timeout(_) => Failure::Timeout,
-        ureq::Error::HostNotFound | ureq::Error::ConnectionFailed => {
-            Failure::Unreachable(e.to_string())
-        }
+        // (A TLS handshake that fails, a certificate not trusted: no conversation with the
+        // server at all, not an answer of its.)
+        ureq::Error::HostNotFound
+        | ureq::Error::ConnectionFailed
+        | ureq::Error::Tls(_)
+        | ureq::Error::Rustls(_)
+        | ureq::Error::BadUri(_) => Failure::Unreachable(e.to_string()),
         ureq::Error::Io(io)
             if matches!(
                 io.kind(),
