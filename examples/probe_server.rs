@@ -10,7 +10,7 @@
 //!
 //! `cargo run --example probe_server -- [BUG] [DELAY_MS]` prints its address and serves until
 //! killed. BUG: correct, no-dedupe, conflict-on-replay, error-on-concurrency, reuse-accepted,
-//! missing-key-accepted, replay-different-body, redirect=URL.
+//! missing-key-accepted, replay-different-body, unauthorized, redirect=URL.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -37,6 +37,8 @@ pub enum Bug {
     ReplayDifferentBody,
     /// Every request is answered `307` to this URL.
     Redirect(String),
+    /// Every request is answered `401` (the probe was given no credentials).
+    Unauthorized,
 }
 
 impl Bug {
@@ -49,6 +51,7 @@ impl Bug {
             "reuse-accepted" => Bug::ReuseAccepted,
             "missing-key-accepted" => Bug::MissingKeyAccepted,
             "replay-different-body" => Bug::ReplayDifferentBody,
+            "unauthorized" => Bug::Unauthorized,
             _ => Bug::Redirect(s.strip_prefix("redirect=")?.to_string()),
         })
     }
@@ -172,6 +175,9 @@ fn handle(state: &State, method: &str, path: &str, key: Option<String>, body: &[
             headers: vec![("Location".into(), to.clone())],
             body: String::new(),
         };
+    }
+    if state.bug == Bug::Unauthorized {
+        return error(401, "credentials are required");
     }
     if method != "POST" {
         return error(405, "only POST");

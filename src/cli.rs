@@ -534,7 +534,12 @@ fn probe(args: ProbeArgs) -> u8 {
     for h in &args.header {
         match h.split_once(':') {
             Some((name, value)) if !name.trim().is_empty() => {
-                headers.push((name.trim().to_string(), value.trim().to_string()))
+                let (name, value) = (name.trim(), value.trim());
+                if let Some(why) = crate::probe::http::unsendable_header(name, value) {
+                    eprintln!("error: --header `{h}`: {why}; nothing was sent");
+                    return EXIT_ERROR;
+                }
+                headers.push((name.to_string(), value.to_string()))
             }
             _ => {
                 eprintln!("error: --header `{h}` is not `Name: value`");
@@ -597,6 +602,12 @@ fn probe(args: ProbeArgs) -> u8 {
         concurrency: usize::from(args.concurrency),
         unkeyed: args.unkeyed,
     };
+    if !args.dry_run
+        && let Err(e) = target.reachable(std::time::Duration::from_secs(args.timeout))
+    {
+        eprintln!("error: cannot reach {}: {e}; nothing was sent", target.base);
+        return EXIT_ERROR;
+    }
     let client = (!args.dry_run).then(|| {
         crate::probe::http::Client::new(
             &target,
@@ -628,8 +639,14 @@ fn probe(args: ProbeArgs) -> u8 {
     }
     let mut probed = probed;
     let probed = probed.remove(0);
-    for op in &probed.unmatched {
-        eprintln!("warning: --operation `{op}` names no operation of the spec");
+    if !probed.unmatched.is_empty() {
+        for op in &probed.unmatched {
+            let hint = crate::suggest::closest(op, probed.operations.iter().map(String::as_str))
+                .map(|c| format!(" (did you mean `{c}`?)"))
+                .unwrap_or_default();
+            eprintln!("error: --operation `{op}` names no operation of the spec{hint}");
+        }
+        return EXIT_ERROR;
     }
     if args.dry_run {
         let n = crate::probe::planned_requests(&probed.plan);
@@ -647,12 +664,14 @@ fn probe(args: ProbeArgs) -> u8 {
         };
     }
     if let Some(e) = &probed.unreachable {
-        // What was judged before the server went away is no verdict on the server.
+        // Never reached: nothing was judged.
         eprintln!("error: {e}");
         return EXIT_ERROR;
     }
     report.findings = probed.findings;
     report.suppressed = probed.suppressed;
+    let (judged, not_judged) = crate::probe::judged(&probed.rows);
+    report.not_judged = not_judged;
     let render_opts = RenderOptions {
         quiet: args.quiet,
         color: use_color(args.color) && args.output.is_none(),
@@ -673,6 +692,18 @@ fn probe(args: ProbeArgs) -> u8 {
         report::write(&report, args.format, &render_opts, out)
     });
     if written.is_err() {
+        return EXIT_ERROR;
+    }
+    if let Some(e) = &probed.stopped {
+        // The findings made before it stopped are reported; the run is not complete.
+        eprintln!("error: {e}");
+        return EXIT_ERROR;
+    }
+    if judged == 0 && not_judged > 0 {
+        eprintln!(
+            "error: no check could be judged ({} not judged: the summary's notes say why)",
+            report::plural(not_judged, "check")
+        );
         return EXIT_ERROR;
     }
     exit_code(&report, args.fail_on)

@@ -276,20 +276,14 @@ fn redirects_are_not_followed_to_another_host_or_port() {
         let out = probe(&spec, &url(&redirecting), &["--format", "json"]);
         assert!(redirecting.connections.load(Ordering::SeqCst) > 0);
         assert_eq!(target.connections.load(Ordering::SeqCst), 0);
-        // The 307 is reported as it is: the first requests were not successes, and a request
-        // without the key got 307, not 400.
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        let messages: Vec<&str> = report["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|f| f["message"].as_str().unwrap())
-            .collect();
-        assert_eq!(
-            messages,
-            [
-                "POST /orders: a request without the required header `Idempotency-Key` got 307, not 400"
-            ]
+        // The 307 is reported as it is: no request with a key succeeded, so no check could
+        // judge (a request without the key getting 307 too says nothing): exit 2.
+        assert_eq!(rules_found(&out), Vec::<String>::new());
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("no check could be judged"),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
         );
     }
 }
@@ -303,14 +297,14 @@ fn a_dry_run_prints_the_plan_with_its_keys_and_sends_nothing() {
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert_eq!(server.connections.load(Ordering::SeqCst), 0);
     assert!(text.contains("nothing was sent"), "{text}");
-    assert!(text.contains("12 requests would be sent"), "{text}");
+    assert!(text.contains("13 requests would be sent"), "{text}");
     // The replay's two requests carry one key; the concurrent check has its own.
     let keys: Vec<&str> = text
         .lines()
         .filter_map(|l| l.split("Idempotency-Key: ").nth(1))
         .map(|rest| &rest[..36])
         .collect();
-    assert_eq!(keys.len(), 5, "{text}");
+    assert_eq!(keys.len(), 6, "{text}");
     assert_eq!(keys[0], keys[1]);
     assert_ne!(keys[1], keys[2]);
     assert!(text.contains("5 at once: POST"), "{text}");
@@ -339,7 +333,8 @@ fn the_request_budget_is_kept() {
     let out = probe(&spec, &url(&server), &["--max-requests", "3"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
-    assert!(server.connections.load(Ordering::SeqCst) <= 3);
+    // (And the one connection made before any request, to see the server is there.)
+    assert!(server.connections.load(Ordering::SeqCst) <= 4);
     assert!(
         text.contains("not judged: the request budget is spent"),
         "{text}"
@@ -541,4 +536,259 @@ components:
     assert!(text.contains(r#"{"amount":5,"payment":"p_1"}"#), "{text}");
     // The key reuse changes one field: the number.
     assert!(text.contains(r#"{"amount":6,"payment":"p_1"}"#), "{text}");
+}
+
+/// Reads one HTTP request from `stream`: its header lines (names lowercased) and body; `None`
+/// when the peer sent nothing (a connection made only to see the server is there).
+/// A request's header lines and body.
+type Received = (Vec<(String, String)>, Vec<u8>);
+
+fn read_request(stream: &std::net::TcpStream) -> Option<Received> {
+    use std::io::{BufRead, Read};
+    let mut reader = std::io::BufReader::new(stream);
+    let mut line = String::new();
+    if reader.read_line(&mut line).ok()? == 0 {
+        return None;
+    }
+    let mut headers = Vec::new();
+    loop {
+        let mut h = String::new();
+        if reader.read_line(&mut h).ok()? == 0 || h.trim().is_empty() {
+            break;
+        }
+        if let Some((n, v)) = h.split_once(':') {
+            headers.push((n.trim().to_ascii_lowercase(), v.trim().to_string()));
+        }
+    }
+    let length = headers
+        .iter()
+        .find(|(n, _)| n == "content-length")
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0);
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).ok()?;
+    Some((headers, body))
+}
+
+fn reply(mut stream: &std::net::TcpStream, status: u16, body: &str) {
+    use std::io::Write;
+    let _ = write!(
+        stream,
+        "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    );
+}
+
+/// A server that answers a key's first request 201 (the key as the resource's id) and a
+/// request without a key 400, and gives a key's later requests no answer: the replay's gets its
+/// status line and headers and then nothing of its body, the others nothing at all.
+fn hanging_retry_server() -> std::net::SocketAddr {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(std::collections::HashSet::new()));
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            let seen = std::sync::Arc::clone(&seen);
+            std::thread::spawn(move || {
+                let Some((headers, _)) = read_request(&stream) else {
+                    return;
+                };
+                let key = headers
+                    .iter()
+                    .find(|(n, _)| n == "idempotency-key")
+                    .map(|(_, v)| v.clone());
+                let Some(key) = key else {
+                    return reply(&stream, 400, r#"{"error": "no key"}"#);
+                };
+                let first = seen.lock().unwrap().insert(key.clone());
+                if first {
+                    return reply(&stream, 201, &format!(r#"{{"id": "{key}"}}"#));
+                }
+                // Half an answer: headers, then a body that never comes.
+                use std::io::Write;
+                let _ = (&stream).write_all(
+                    b"HTTP/1.1 201 X\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{\"id\"",
+                );
+                std::thread::sleep(Duration::from_secs(4));
+            });
+        }
+    });
+    addr
+}
+
+#[test]
+fn a_retry_that_gets_no_answer_is_a_finding_not_a_pass() {
+    let (_dir, spec) = spec();
+    let addr = hanging_retry_server();
+    let out = probe(
+        &spec,
+        &format!("http://{addr}"),
+        &["--format", "json", "--timeout", "1"],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let mut rules = rules_found(&out);
+    rules.sort();
+    assert_eq!(
+        rules,
+        [
+            "concurrent-retry-mishandled",
+            "key-reuse-accepted",
+            "replay-not-idempotent"
+        ],
+        "{text}"
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for f in report["findings"].as_array().unwrap() {
+        let message = f["message"].as_str().unwrap();
+        assert!(message.contains("no answer within --timeout"), "{message}");
+    }
+}
+
+#[test]
+fn client_side_problems_end_the_run_before_anything_is_sent() {
+    let (_dir, spec) = spec();
+    let server = server(Bug::None);
+    // A header that cannot be sent, a base URL whose authority is not HOST:PORT.
+    for (base, extra) in [
+        (url(&server), vec!["--header", "Bad Name: x"]),
+        (url(&server), vec!["--header", "X-Note: caf\u{e9}"]),
+        (format!("{}:99", url(&server)), vec![]),
+        (format!("http://127.0.0.1:{}", 70000), vec![]),
+    ] {
+        let out = probe(&spec, &base, &extra);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{base} {extra:?}: {err}");
+        assert!(out.stdout.is_empty(), "{base} {extra:?}");
+        assert!(err.contains("error: "), "{err}");
+    }
+    assert_eq!(server.connections.load(Ordering::SeqCst), 0);
+    // https to a port that speaks plain HTTP: the handshake fails before a request is
+    // written: the server cannot be reached, which is no finding of its.
+    let out = probe(
+        &spec,
+        &format!("https://{}", server.addr),
+        &["--format", "json"],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("cannot reach"), "{err}");
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn localhost_with_the_roots_dot_or_in_capitals_is_loopback() {
+    let (_dir, spec) = spec();
+    let server = server(Bug::None);
+    for host in ["localhost.", "LOCALHOST"] {
+        let base = format!("http://{host}:{}", server.addr.port());
+        let out = probe(&spec, &base, &["--operation", "createOrder"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{host}: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn a_header_parameter_whose_value_cannot_be_sent_skips_its_operation() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("api.yaml");
+    std::fs::write(
+        &spec,
+        SPEC.replace(
+            "      requestBody:\n        required: true",
+            "        - {name: X-City, in: header, required: true, schema: {type: string}, example: Montr\u{e9}al}\n      requestBody:\n        required: true",
+        ),
+    )
+    .unwrap();
+    let out = probe(&spec, "http://127.0.0.1:9", &["--dry-run"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("POST /orders (createOrder)  skipped"),
+        "{text}"
+    );
+    assert!(
+        text.contains("`X-City` has a character a header cannot carry"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_operation_that_names_nothing_is_an_error_with_a_suggestion() {
+    let (_dir, spec) = spec();
+    let server = server(Bug::None);
+    let out = probe(&spec, &url(&server), &["--operation", "createOrdr"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("did you mean `createOrder`?"), "{err}");
+}
+
+#[test]
+fn a_run_that_judged_nothing_says_so_and_exits_2() {
+    let (_dir, spec) = spec();
+    // Every request refused: nothing can be judged, and a refusal without the key is no
+    // finding when a request with one is refused too.
+    let refusing = server(Bug::Unauthorized);
+    let out = probe(&spec, &url(&refusing), &[]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{text}{err}");
+    assert!(!text.contains("No problems found"), "{text}");
+    assert!(text.contains("4 checks were not judged"), "{text}");
+    assert!(text.contains("the first request got 401"), "{text}");
+    assert!(err.contains("no check could be judged"), "{err}");
+    let out = probe(&spec, &url(&refusing), &["--format", "json"]);
+    assert_eq!(rules_found(&out), Vec::<String>::new());
+    // Some judged, some not: no "No problems found" either, exit 0.
+    let server = server(Bug::None);
+    let out = probe(&spec, &url(&server), &["--max-requests", "3"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(!text.contains("No problems found"), "{text}");
+    assert!(text.contains("3 checks were not judged"), "{text}");
+}
+
+/// A server that answers two requests, each creating another resource, and then goes away.
+fn server_that_dies_after_two_requests() -> std::net::SocketAddr {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        let mut served = 0;
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            if read_request(&stream).is_none() {
+                continue;
+            }
+            served += 1;
+            reply(&stream, 201, &format!(r#"{{"id": "o{served}"}}"#));
+            if served == 2 {
+                break;
+            }
+        }
+        // (The listener is dropped: later connections are refused.)
+    });
+    addr
+}
+
+#[test]
+fn a_server_that_stops_answering_keeps_the_findings_made_and_exits_2() {
+    let (_dir, spec) = spec();
+    let addr = server_that_dies_after_two_requests();
+    let out = probe(&spec, &format!("http://{addr}"), &["--format", "json"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("stopped answering after 2 responses"), "{err}");
+    assert!(err.contains("(last: POST http://"), "{err}");
+    assert!(!err.contains("cannot reach"), "{err}");
+    assert_eq!(rules_found(&out), vec!["replay-not-idempotent".to_string()]);
 }

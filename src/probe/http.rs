@@ -10,8 +10,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
-use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
-use ureq::unversioned::transport::NextTimeout;
+use std::cell::Cell;
+
+use ureq::unversioned::resolver::{ResolvedSocketAddrs, Resolver};
+use ureq::unversioned::transport::{
+    Buffers, ConnectionDetails, Connector, DefaultConnector, NextTimeout, Transport,
+};
 
 /// The largest response body read; the rest is not read.
 const MAX_BODY: u64 = 1 << 20;
@@ -24,6 +28,10 @@ pub struct Target {
     pub host: String,
     /// Whether the host was named with `--allow-host` (else it is a loopback host).
     pub allowed: bool,
+    /// The port connected to (the scheme's when the URL gives none).
+    pub port: u16,
+    /// `https`.
+    pub tls: bool,
 }
 
 impl Target {
@@ -53,17 +61,46 @@ impl Target {
                  with --header"
             ));
         }
-        let host = match authority.strip_prefix('[') {
-            Some(v6) => v6
-                .split_once(']')
-                .map(|(h, _)| h)
-                .ok_or_else(|| format!("--base-url `{url}`: unclosed `[`"))?,
-            None => authority.split(':').next().unwrap_or(""),
+        // The host, and after it nothing or `:PORT`.
+        let (host, port) = match authority.strip_prefix('[') {
+            Some(v6) => {
+                let (h, rest) = v6
+                    .split_once(']')
+                    .ok_or_else(|| format!("--base-url `{url}`: unclosed `[`"))?;
+                match rest {
+                    "" => (h, None),
+                    rest => (h, Some(rest.strip_prefix(':').unwrap_or("?"))),
+                }
+            }
+            None => match authority.split_once(':') {
+                Some((h, p)) => (h, Some(p)),
+                None => (authority, None),
+            },
         };
         if host.is_empty() {
             return Err(format!("--base-url `{url}` has no host"));
         }
-        let host = host.to_ascii_lowercase();
+        if let Some(p) = port
+            && !(p.bytes().all(|b| b.is_ascii_digit()) && p.parse::<u16>().is_ok())
+        {
+            return Err(format!(
+                "--base-url `{url}`: `{authority}` is not HOST or HOST:PORT (a port is a number \
+                 up to 65535)"
+            ));
+        }
+        if url.parse::<ureq::http::Uri>().is_err()
+            || !host
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_' | b':'))
+        {
+            return Err(format!("--base-url `{url}` is not a valid URL"));
+        }
+        // (`LOCALHOST.` is `localhost`: case and the root's dot do not matter.)
+        let host = host.to_ascii_lowercase().trim_end_matches('.').to_string();
+        let tls = scheme.eq_ignore_ascii_case("https");
+        let port = port
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(if tls { 443 } else { 80 });
         let allowed = allow
             .iter()
             .any(|a| a.trim().trim_end_matches('.').eq_ignore_ascii_case(&host));
@@ -78,13 +115,75 @@ impl Target {
             base: format!("{scheme}://{authority}{}", path.trim_end_matches('/')),
             host,
             allowed,
+            port,
+            tls,
         })
     }
+
+    /// One connection to the base URL's host before any request: a TCP connection (the host's
+    /// addresses judged as the client judges them), and the TLS handshake for `https` as the
+    /// first request makes it. Failure means the server cannot be reached: nothing was sent.
+    pub fn reachable(&self, timeout: Duration) -> Result<(), String> {
+        let addresses = resolve(&self.host, self.port, self.allowed).map_err(|e| e.to_string())?;
+        let mut last = String::from("no address");
+        for a in &addresses {
+            match std::net::TcpStream::connect_timeout(a, timeout) {
+                Ok(_) => {
+                    last.clear();
+                    break;
+                }
+                Err(e) => last = format!("{a}: {e}"),
+            }
+        }
+        if !last.is_empty() {
+            return Err(last);
+        }
+        Ok(())
+    }
+}
+
+/// The addresses of `host`: `localhost` is the loopback addresses without a lookup; another
+/// name is looked up, and must resolve to loopback addresses only unless `any`.
+fn resolve(host: &str, port: u16, any: bool) -> Result<Vec<std::net::SocketAddr>, ureq::Error> {
+    use std::net::{SocketAddr, ToSocketAddrs};
+    let host = host
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .trim_end_matches('.')
+        .to_ascii_lowercase();
+    if !any && !is_loopback_name(&host) {
+        return Err(refused(&host));
+    }
+    if host == "localhost" {
+        return Ok(vec![
+            SocketAddr::from((Ipv4Addr::LOCALHOST, port)),
+            SocketAddr::from((Ipv6Addr::LOCALHOST, port)),
+        ]);
+    }
+    if let Ok(ip) = host.parse::<IpAddr>() {
+        return Ok(vec![SocketAddr::from((ip, port))]);
+    }
+    let addresses: Vec<SocketAddr> = (host.as_str(), port)
+        .to_socket_addrs()
+        .map_err(|e| {
+            ureq::Error::Io(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!("cannot resolve `{host}`: {e}"),
+            ))
+        })?
+        .collect();
+    if addresses.is_empty() {
+        return Err(ureq::Error::HostNotFound);
+    }
+    if !any && addresses.iter().any(|a| !is_loopback(a.ip())) {
+        return Err(refused(&host));
+    }
+    Ok(addresses)
 }
 
 /// Whether `host`, as written in a URL, is a loopback address or `localhost`.
 fn is_loopback_name(host: &str) -> bool {
-    let host = host.trim_end_matches('.');
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
     host == "localhost"
         || host
             .parse::<Ipv4Addr>()
@@ -191,7 +290,7 @@ impl Client {
             .build();
         let agent = ureq::Agent::with_parts(
             config,
-            ureq::unversioned::transport::DefaultConnector::default(),
+            DefaultConnector::default().chain(Watch),
             LoopbackResolver {
                 any: target.allowed,
             },
@@ -264,6 +363,7 @@ impl Client {
     }
 
     fn call(&self, request: &Request) -> Result<Response, Failure> {
+        WRITTEN.set(false);
         let mut builder = ureq::http::Request::builder()
             .method(request.method)
             .uri(&request.url);
@@ -272,8 +372,11 @@ impl Client {
         }
         let built = builder
             .body(request.body.clone().unwrap_or_default())
-            .map_err(|e| Failure::Broken(e.to_string()))?;
-        let mut response = self.agent.run(built).map_err(failure)?;
+            .map_err(|e| Failure::Unreachable(format!("the request cannot be made: {e}")))?;
+        let mut response = self
+            .agent
+            .run(built)
+            .map_err(|e| failure(e, WRITTEN.get()))?;
         let status = response.status().as_u16();
         let headers = response
             .headers()
@@ -291,10 +394,7 @@ impl Client {
             .as_reader()
             .take(MAX_BODY)
             .read_to_end(&mut body)
-            .map_err(|e| match e.kind() {
-                std::io::ErrorKind::TimedOut => Failure::Timeout,
-                _ => Failure::Broken(e.to_string()),
-            })?;
+            .map_err(|e| failure(ureq::Error::from(e), true))?;
         Ok(Response {
             status,
             headers,
@@ -303,30 +403,111 @@ impl Client {
     }
 }
 
-fn failure(e: ureq::Error) -> Failure {
-    use std::io::ErrorKind;
-    match e {
-        ureq::Error::Timeout(_) => Failure::Timeout,
-        // (A TLS handshake that fails, a certificate not trusted: no conversation with the
-        // server at all, not an answer of its.)
-        ureq::Error::HostNotFound
-        | ureq::Error::ConnectionFailed
-        | ureq::Error::Tls(_)
-        | ureq::Error::Rustls(_)
-        | ureq::Error::BadUri(_) => Failure::Unreachable(e.to_string()),
-        ureq::Error::Io(io)
+/// What an error of ureq's means: a timeout anywhere is a [`Failure::Timeout`]; any other error
+/// before a request was written (no address, refused, a TLS handshake that fails, a certificate
+/// not trusted, a request that cannot be made) means the server was not reached, nothing of it
+/// judged; after, the connection broke while the server had the request: its behaviour.
+fn failure(e: ureq::Error, written: bool) -> Failure {
+    if is_timeout(&e) {
+        return Failure::Timeout;
+    }
+    let text = match &e {
+        ureq::Error::Io(io) => io.to_string(),
+        e => e.to_string(),
+    };
+    if written {
+        Failure::Broken(text)
+    } else {
+        Failure::Unreachable(text)
+    }
+}
+
+/// Whether an error, or one it wraps, is a timeout.
+fn is_timeout(e: &ureq::Error) -> bool {
+    let mut source: Option<&dyn std::error::Error> = match e {
+        ureq::Error::Timeout(_) => return true,
+        // (An io::Error's `source` skips what it wraps: start from the io::Error itself.)
+        ureq::Error::Io(io) => Some(io),
+        e => Some(e),
+    };
+    while let Some(s) = source {
+        if let Some(io) = s.downcast_ref::<std::io::Error>() {
             if matches!(
                 io.kind(),
-                ErrorKind::ConnectionRefused
-                    | ErrorKind::PermissionDenied
-                    | ErrorKind::AddrNotAvailable
-                    | ErrorKind::NotFound
-            ) =>
-        {
-            Failure::Unreachable(io.to_string())
+                std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
+            ) {
+                return true;
+            }
+            if let Some(inner) = io.get_ref() {
+                let inner: &dyn std::error::Error = inner;
+                if inner
+                    .downcast_ref::<ureq::Error>()
+                    .is_some_and(|u| matches!(u, ureq::Error::Timeout(_)))
+                {
+                    return true;
+                }
+            }
         }
-        ureq::Error::Io(io) if io.kind() == ErrorKind::TimedOut => Failure::Timeout,
-        e => Failure::Broken(e.to_string()),
+        if s.downcast_ref::<ureq::Error>()
+            .is_some_and(|u| matches!(u, ureq::Error::Timeout(_)))
+        {
+            return true;
+        }
+        let text = s.to_string().to_ascii_lowercase();
+        if text.contains("timed out") || text.contains("timeout") {
+            return true;
+        }
+        source = s.source();
+    }
+    false
+}
+
+thread_local! {
+    /// Whether the request this thread is sending has been written, all of it, to a connection.
+    static WRITTEN: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The last connector of the client's chain: its transport notes when a request was written
+/// (TLS handshakes happen in the connectors before it, so a failed one is "not written").
+#[derive(Debug)]
+struct Watch;
+
+impl Connector<Box<dyn Transport>> for Watch {
+    type Out = Watched;
+
+    fn connect(
+        &self,
+        _: &ConnectionDetails,
+        chained: Option<Box<dyn Transport>>,
+    ) -> Result<Option<Watched>, ureq::Error> {
+        Ok(chained.map(Watched))
+    }
+}
+
+#[derive(Debug)]
+struct Watched(Box<dyn Transport>);
+
+impl Transport for Watched {
+    fn buffers(&mut self) -> &mut dyn Buffers {
+        self.0.buffers()
+    }
+
+    fn transmit_output(&mut self, amount: usize, timeout: NextTimeout) -> Result<(), ureq::Error> {
+        self.0.transmit_output(amount, timeout)?;
+        WRITTEN.set(true);
+        Ok(())
+    }
+
+    fn await_input(&mut self, timeout: NextTimeout) -> Result<bool, ureq::Error> {
+        self.0.await_input(timeout)
+    }
+
+    fn is_open(&mut self) -> bool {
+        self.0.is_open()
+    }
+
+    fn is_tls(&self) -> bool {
+        self.0.is_tls()
     }
 }
 
@@ -345,14 +526,14 @@ impl Resolver for LoopbackResolver {
         timeout: NextTimeout,
     ) -> Result<ResolvedSocketAddrs, ureq::Error> {
         let host = uri.host().unwrap_or_default();
-        if !self.any && !is_loopback_name(host.trim_start_matches('[').trim_end_matches(']')) {
-            return Err(refused(host));
+        let tls = uri.scheme_str() == Some("https");
+        let port = uri.port_u16().unwrap_or(if tls { 443 } else { 80 });
+        let _ = (config, timeout);
+        let mut out = self.empty();
+        for a in resolve(host, port, self.any)?.into_iter().take(16) {
+            out.push(a);
         }
-        let addresses = DefaultResolver::default().resolve(uri, config, timeout)?;
-        if !self.any && addresses.iter().any(|a| !is_loopback(a.ip())) {
-            return Err(refused(host));
-        }
-        Ok(addresses)
+        Ok(out)
     }
 }
 
@@ -361,6 +542,26 @@ fn refused(host: &str) -> ureq::Error {
         std::io::ErrorKind::PermissionDenied,
         format!("`{host}` is not a loopback host, and was not named with --allow-host"),
     ))
+}
+
+/// Why a header cannot be sent as it is (a name that is not a token, a value with a control
+/// character or a character outside ASCII), if it cannot.
+pub fn unsendable_header(name: &str, value: &str) -> Option<String> {
+    if ureq::http::HeaderName::from_bytes(name.as_bytes()).is_err() {
+        return Some(format!(
+            "`{name}` is not a header name (a token: no spaces nor separators)"
+        ));
+    }
+    if !value
+        .bytes()
+        .all(|b| b == b'\t' || (b' '..=b'~').contains(&b))
+    {
+        return Some(format!(
+            "the value of `{name}` has a character a header cannot carry (a control character or \
+             one outside ASCII)"
+        ));
+    }
+    None
 }
 
 /// How many bytes of a body evidence shows.
@@ -485,6 +686,26 @@ mod tests {
         ] {
             assert!(Target::parse(url, &[]).is_ok(), "{url}");
         }
+        // `LOCALHOST.` is `localhost`: the resolver takes it, without a lookup.
+        assert_eq!(
+            Target::parse("https://LOCALHOST.", &[]).unwrap().host,
+            "localhost"
+        );
+        assert!(
+            resolve("LOCALHOST.", 80, false).unwrap()[0]
+                .ip()
+                .is_loopback()
+        );
+        // An authority that is not HOST or HOST:PORT.
+        for url in [
+            "http://127.0.0.1:18081:99",
+            "http://127.0.0.1:http",
+            "http://127.0.0.1:70000",
+            "http://[::1]x",
+            "http://loc alhost",
+        ] {
+            assert!(Target::parse(url, &[]).is_err(), "{url}");
+        }
         for url in [
             "http://api.invalid",
             "http://10.0.0.1",
@@ -503,6 +724,32 @@ mod tests {
         .unwrap();
         assert!(t.allowed);
         assert_eq!(t.base, "http://staging.invalid:8443/api");
+    }
+
+    #[test]
+    fn errors_before_a_request_is_written_mean_unreachable_and_timeouts_are_timeouts() {
+        let io = |kind| ureq::Error::Io(std::io::Error::new(kind, "x"));
+        assert!(matches!(
+            failure(io(std::io::ErrorKind::InvalidData), false),
+            Failure::Unreachable(_)
+        ));
+        assert!(matches!(
+            failure(io(std::io::ErrorKind::ConnectionReset), true),
+            Failure::Broken(_)
+        ));
+        assert!(matches!(
+            failure(io(std::io::ErrorKind::TimedOut), false),
+            Failure::Timeout
+        ));
+        // A timeout inside an io::Error, as a body read reports it.
+        let wrapped = std::io::Error::other(ureq::Error::Timeout(ureq::Timeout::Global));
+        assert!(matches!(
+            failure(ureq::Error::from(wrapped), true),
+            Failure::Timeout
+        ));
+        assert!(unsendable_header("Bad Name", "x").is_some());
+        assert!(unsendable_header("X-City", "Montr\u{e9}al").is_some());
+        assert!(unsendable_header("X-City", "Montreal").is_none());
     }
 
     #[test]

@@ -87,12 +87,18 @@ pub struct Probed {
     pub rows: Vec<Row>,
     pub findings: Vec<Finding>,
     pub suppressed: Vec<Suppressed>,
-    /// The server could not be reached: the probe stopped there.
+    /// The server could not be reached at all: the probe stopped there, nothing judged.
     pub unreachable: Option<String>,
+    /// The server answered, then stopped answering: the probe stopped there, and what was
+    /// judged before stands.
+    pub stopped: Option<String>,
     /// `--dry-run`: the requests each check would send.
     pub plan: String,
     /// `--operation`s that name no operation of the spec.
     pub unmatched: Vec<String>,
+    /// The spec's operations as `--operation` names them (operationIds, `METHOD PATH`s), for a
+    /// "did you mean".
+    pub operations: Vec<String>,
     /// Requests sent.
     pub sent: usize,
 }
@@ -118,6 +124,16 @@ pub fn run(
         .filter(|s| !api.operations.iter().any(|op| plan::selects(s, op)))
         .cloned()
         .collect();
+    out.operations = api
+        .operations
+        .iter()
+        .flat_map(|op| {
+            op.operation_id
+                .map(|id| id.to_string())
+                .into_iter()
+                .chain([format!("{} {}", op.method.upper(), op.path)])
+        })
+        .collect();
     let chosen = api.operations.iter().filter(|op| {
         if opts.operations.is_empty() {
             linted.facts.of(op).duplicates_matter()
@@ -126,6 +142,9 @@ pub fn run(
         }
     });
     let mut diagnostics = Vec::new();
+    // The last request that got a response, and its status, and how many did.
+    let mut last: Option<(String, u16)> = None;
+    let mut answered_n = 0usize;
     'operations: for op in chosen {
         let operation = match op.operation_id {
             Some(id) => format!("{} ({id})", op.display()),
@@ -201,11 +220,31 @@ pub fn run(
                 } else {
                     client.send_together(batch)
                 };
+                for x in &answered {
+                    if let Ok(r) = &x.response {
+                        answered_n += 1;
+                        last = Some((format!("{} {}", x.request.method, x.request.url), r.status));
+                    }
+                }
                 if let Some(e) = answered.iter().find_map(|x| match &x.response {
                     Err(Failure::Unreachable(e)) => Some(e.clone()),
                     _ => None,
                 }) {
-                    out.unreachable = Some(format!("cannot reach {}: {e}", opts.base));
+                    match &last {
+                        None => out.unreachable = Some(format!("cannot reach {}: {e}", opts.base)),
+                        Some((request, status)) => {
+                            out.stopped = Some(format!(
+                                "{} stopped answering after {} (last: {request} got {status}): \
+                                 {e}; the checks after it were not run",
+                                opts.base,
+                                crate::report::plural(answered_n, "response")
+                            ))
+                        }
+                    }
+                    row.cells.push((
+                        check.rule,
+                        Cell::NotJudged("the server stopped answering".into()),
+                    ));
                     out.rows.push(row);
                     break 'operations;
                 }
@@ -269,6 +308,20 @@ fn describe(rule: RuleId, batches: &[Vec<http::Request>], key_header: Option<&st
         out.push('\n');
     }
     out
+}
+
+/// Checks that judged (passed or found), and those that ran or were meant to and did not
+/// judge (not judged, not run), over `rows`.
+pub fn judged(rows: &[Row]) -> (usize, usize) {
+    let cells = || rows.iter().flat_map(|r| &r.cells).map(|(_, c)| c);
+    (
+        cells()
+            .filter(|c| matches!(c, Cell::Pass | Cell::Finding))
+            .count(),
+        cells()
+            .filter(|c| matches!(c, Cell::NotJudged(_) | Cell::NotRun(_)))
+            .count(),
+    )
 }
 
 /// The number of requests a dry run's plan holds.

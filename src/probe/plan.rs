@@ -194,6 +194,11 @@ pub fn plan(
                 }
                 let value = parameter_value(bundle, p)
                     .ok_or_else(|| format!("no value for its header parameter `{}`", p.name))?;
+                if let Some(why) = super::http::unsendable_header(p.name, &value) {
+                    return Err(format!(
+                        "its header parameter cannot be sent with the spec's value: {why}"
+                    ));
+                }
                 headers.push((p.name.to_string(), value));
             }
             _ => {}

@@ -36,12 +36,20 @@ fn judge(plan: &OperationPlan, _: &Settings<'_>, exchanges: &[Vec<Exchange>]) ->
     if broken > 0 {
         problems.push(format!("{broken} got no response (the connection broke)"));
     }
+    let hung = all
+        .iter()
+        .filter(|x| matches!(x.response, Err(Failure::Timeout)))
+        .count();
+    if hung > 0 {
+        problems.push(format!("{hung} got no answer within --timeout"));
+    }
     let responses: Vec<_> = all.iter().filter_map(Exchange::ok).collect();
     let mut server_errors: Vec<u16> = responses
         .iter()
         .map(|r| r.status)
         .filter(|s| *s >= 500)
         .collect();
+    server_errors.sort_unstable();
     server_errors.dedup();
     let failed = responses.iter().filter(|r| r.status >= 500).count();
     if failed > 0 {

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{Batches, Check, Settings, Verdict, first_success};
+use super::{Batches, Check, Settings, Verdict, first_success, no_answer};
 use crate::catalogue::RuleId;
 use crate::probe::generate::uuid_v4;
 use crate::probe::http::Exchange;
@@ -74,7 +74,9 @@ fn judge(plan: &OperationPlan, _: &Settings<'_>, exchanges: &[Vec<Exchange>]) ->
             r.status
         )),
         Some(Err(e)) => Verdict::finding(format!(
-            "the key reused with a different payload (at {field}) got no response ({e})"
+            "the key reused with a different payload (at {field}) got {}; it must be refused \
+             with {wanted}",
+            no_answer(e)
         )),
         None => Verdict::NotJudged("the second request was not sent".into()),
     }

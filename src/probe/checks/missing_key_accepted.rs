@@ -1,8 +1,10 @@
 //! `missing-key-accepted`: a request without its required key must be refused with 400 (or
-//! another 4xx the operation declares), not processed.
+//! another 4xx the operation declares), not processed. A request with a key goes first: when
+//! the server refuses that too (401, 403, 404), a refusal without the key says nothing.
 
-use super::{Batches, Check, Settings, Verdict, unanswered};
+use super::{Batches, Check, Settings, Verdict, first_success};
 use crate::catalogue::RuleId;
+use crate::probe::generate::uuid_v4;
 use crate::probe::http::Exchange;
 use crate::probe::plan::OperationPlan;
 
@@ -16,17 +18,20 @@ fn batches(plan: &OperationPlan, _: &Settings<'_>) -> Result<Batches, String> {
     match &plan.key {
         None => Err("it takes no key".into()),
         Some(_) if !plan.key_required => Err("its key is optional".into()),
-        Some(_) => Ok(vec![vec![plan.request(None)]]),
+        Some(_) => Ok(vec![
+            vec![plan.request(Some(&uuid_v4()))],
+            vec![plan.request(None)],
+        ]),
     }
 }
 
 fn judge(plan: &OperationPlan, _: &Settings<'_>, exchanges: &[Vec<Exchange>]) -> Verdict {
-    if let Some(v) = unanswered(exchanges) {
+    if let Err(v) = first_success(exchanges) {
         return v;
     }
     let place = plan.key.as_ref().map(|k| k.describe()).unwrap_or_default();
     match exchanges
-        .first()
+        .get(1)
         .and_then(|b| b.first())
         .map(|x| &x.response)
     {

@@ -68,15 +68,36 @@ pub static CHECKS: &[Check] = &[
     duplicate_created::CHECK,
 ];
 
-/// Why the exchanges cannot be judged, if a request got no answer for want of budget or time.
+/// Why the exchanges cannot be judged, if a request was not sent for want of budget, or the
+/// first request got no answer in time (a retry that hangs after a first answer is the server's
+/// behaviour, and each check judges it).
 fn unanswered(exchanges: &[Vec<Exchange>]) -> Option<Verdict> {
-    exchanges.iter().flatten().find_map(|x| match &x.response {
-        Err(Failure::Budget) => Some(Verdict::NotJudged("the request budget is spent".into())),
-        Err(Failure::Timeout) => Some(Verdict::NotJudged(
-            "a request got no response within the timeout".into(),
-        )),
-        _ => None,
-    })
+    if exchanges
+        .iter()
+        .flatten()
+        .any(|x| matches!(x.response, Err(Failure::Budget)))
+    {
+        return Some(Verdict::NotJudged("the request budget is spent".into()));
+    }
+    let first = exchanges.first()?;
+    if !first.is_empty()
+        && first
+            .iter()
+            .all(|x| matches!(x.response, Err(Failure::Timeout)))
+    {
+        return Some(Verdict::NotJudged(
+            "the first request got no response within --timeout".into(),
+        ));
+    }
+    None
+}
+
+/// What a retry that got no response is told: within the timeout, or the connection broke.
+fn no_answer(e: &Failure) -> String {
+    match e {
+        Failure::Timeout => "no answer within --timeout".to_string(),
+        e => format!("no response ({e})"),
+    }
 }
 
 /// The first request's response when it succeeded, else the verdict that nothing is judged.

@@ -1,7 +1,9 @@
 //! `replay-not-idempotent`: the same request with the same key twice, one after the other; the
 //! retry must get the first response back.
 
-use super::{Batches, Check, Settings, Verdict, body_difference, first_success, two_resources};
+use super::{
+    Batches, Check, Settings, Verdict, body_difference, first_success, no_answer, two_resources,
+};
 use crate::catalogue::RuleId;
 use crate::probe::generate::uuid_v4;
 use crate::probe::http::Exchange;
@@ -35,7 +37,8 @@ fn judge(_: &OperationPlan, settings: &Settings<'_>, exchanges: &[Vec<Exchange>]
         Some(Ok(r)) => r,
         Some(Err(e)) => {
             return Verdict::finding(format!(
-                "the retry with the same key got no response ({e}); the first got {}",
+                "the retry with the same key got {}; the first got {}",
+                no_answer(e),
                 first.status
             ));
         }
