@@ -10,7 +10,8 @@
 //!
 //! `cargo run --example probe_server -- [BUG] [DELAY_MS]` prints its address and serves until
 //! killed. BUG: correct, no-dedupe, conflict-on-replay, error-on-concurrency, reuse-accepted,
-//! missing-key-accepted, replay-different-body, unauthorized, redirect=URL.
+//! missing-key-accepted, replay-different-body, unauthorized, mismatch-409,
+//! redirect=URL.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -39,6 +40,9 @@ pub enum Bug {
     Redirect(String),
     /// Every request is answered `401` (the probe was given no credentials).
     Unauthorized,
+    /// Correct, but a key reused with another payload gets `409` (as a spec's
+    /// `x-idempotency: {mismatch: 409}` may say), not `422`.
+    MismatchConflict,
 }
 
 impl Bug {
@@ -52,6 +56,7 @@ impl Bug {
             "missing-key-accepted" => Bug::MissingKeyAccepted,
             "replay-different-body" => Bug::ReplayDifferentBody,
             "unauthorized" => Bug::Unauthorized,
+            "mismatch-409" => Bug::MismatchConflict,
             _ => Bug::Redirect(s.strip_prefix("redirect=")?.to_string()),
         })
     }
@@ -228,7 +233,12 @@ fn handle(state: &State, method: &str, path: &str, key: Option<String>, body: &[
                 response,
             }) => {
                 if *f != fingerprint && state.bug != Bug::ReuseAccepted {
-                    return error(422, "this key was used with a different payload");
+                    let status = if state.bug == Bug::MismatchConflict {
+                        409
+                    } else {
+                        422
+                    };
+                    return error(status, "this key was used with a different payload");
                 }
                 reused = *f != fingerprint;
                 if !reused {

@@ -792,3 +792,30 @@ fn a_server_that_stops_answering_keeps_the_findings_made_and_exits_2() {
     assert!(!err.contains("cannot reach"), "{err}");
     assert_eq!(rules_found(&out), vec!["replay-not-idempotent".to_string()]);
 }
+
+#[test]
+fn key_reuse_wants_the_mismatch_status_the_spec_declares() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("api.yaml");
+    std::fs::write(
+        &spec,
+        SPEC.replace(
+            "      operationId: createOrder\n",
+            "      operationId: createOrder\n      x-idempotency: {key: Idempotency-Key, mismatch: 409}\n",
+        ),
+    )
+    .unwrap();
+    let server = server(Bug::MismatchConflict);
+    let out = probe(&spec, &url(&server), &["--format", "json"]);
+    assert_eq!(
+        rules_found(&out),
+        Vec::<String>::new(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(out.status.code(), Some(0));
+    // The spec's status wins over the profile's; without it, 409 is not the profile's 422.
+    let (_dir, plain) = self::spec();
+    let out = probe(&plain, &url(&server), &["--format", "json"]);
+    assert_eq!(rules_found(&out), vec!["key-reuse-accepted".to_string()]);
+}

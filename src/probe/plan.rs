@@ -49,7 +49,9 @@ pub struct OperationPlan {
     pub declared: Vec<String>,
     /// Its `409` declares `Retry-After`.
     pub retry_after_on_409: bool,
-    /// The status a key reused with another payload must get (the profile's).
+    /// The status a key reused with another payload must get: the one the operation's
+    /// `x-idempotency: {mismatch: …}` names, else the configuration's or profile's (as
+    /// `missing-mismatch-response` reads it).
     pub mismatch_status: u16,
 }
 
@@ -280,8 +282,23 @@ pub fn plan(
         duplicates_matter: of.duplicates_matter(),
         declared,
         retry_after_on_409,
-        mismatch_status: settings.mismatch_status.parse().unwrap_or(422),
+        mismatch_status: mismatch_status(bundle, settings, op),
     })
+}
+
+/// The status the spec gives a key reused with another payload: its `x-idempotency`'s
+/// `mismatch`, else the configured (profile's) one.
+fn mismatch_status(bundle: &Bundle, settings: &Settings, op: &Operation<'_>) -> u16 {
+    let from_policy = match crate::idempotency::declared(bundle, op) {
+        Some(crate::idempotency::Declared::Policy(p)) => {
+            crate::idempotency::policy_status(p, "mismatch")
+        }
+        _ => None,
+    };
+    from_policy
+        .and_then(|s| s.parse().ok())
+        .or_else(|| settings.mismatch_status.parse().ok())
+        .unwrap_or(422)
 }
 
 /// A parameter's value as text: what the spec writes for it, else an instance of its schema.
