@@ -819,3 +819,37 @@ fn key_reuse_wants_the_mismatch_status_the_spec_declares() {
     let out = probe(&plain, &url(&server), &["--format", "json"]);
     assert_eq!(rules_found(&out), vec!["key-reuse-accepted".to_string()]);
 }
+
+#[test]
+fn a_servers_control_characters_do_not_reach_the_terminal() {
+    let (_dir, spec) = spec();
+    // Each request answered 201 with a body that would clear the screen and set the title.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for (n, stream) in listener.incoming().enumerate() {
+            let Ok(stream) = stream else { continue };
+            if read_request(&stream).is_some() {
+                reply(
+                    &stream,
+                    201,
+                    &format!("\x1b[2J\x1b]0;owned\x07created {n}\r"),
+                );
+            }
+        }
+    });
+    let out = probe(
+        &spec,
+        &format!("http://{addr}"),
+        &["--operation", "createOrder"],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("replay-not-idempotent"), "{text}");
+    assert!(
+        !text.contains(['\x1b', '\x07', '\r']),
+        "{}",
+        text.escape_debug()
+    );
+    assert!(text.contains(r"\x1B[2J\x1B]0;owned\x07created"), "{text}");
+}

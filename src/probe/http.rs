@@ -591,17 +591,51 @@ pub fn is_secret(name: &str, key_header: Option<&str>) -> bool {
         .any(|w| n.contains(w))
 }
 
-/// A body as evidence shows it: text, cut at [`EVIDENCE_BODY`] bytes.
+/// A body as evidence shows it: text, cut at [`EVIDENCE_BODY`] bytes, its control characters
+/// escaped (`\x1B`; line breaks and tabs kept) so a server's bytes cannot drive the terminal
+/// the report is read in; a body that is not text (not UTF-8, or with a NUL) as
+/// `<binary, N bytes>`.
 pub fn body_text(body: &[u8]) -> String {
-    let text = String::from_utf8_lossy(body);
-    if text.len() <= EVIDENCE_BODY {
-        return text.into_owned();
+    let text = match std::str::from_utf8(body) {
+        Ok(text) => text,
+        // (A body cut at the read limit may end inside a character.)
+        Err(e) if e.error_len().is_none() => {
+            std::str::from_utf8(&body[..e.valid_up_to()]).unwrap_or_default()
+        }
+        Err(_) => return format!("<binary, {} bytes>", body.len()),
+    };
+    if text.contains('\0') {
+        return format!("<binary, {} bytes>", body.len());
     }
-    let mut cut = EVIDENCE_BODY;
+    let mut cut = text.len().min(EVIDENCE_BODY);
     while !text.is_char_boundary(cut) {
         cut -= 1;
     }
-    format!("{}… ({} bytes in all)", &text[..cut], body.len())
+    let shown = escaped(&text[..cut]);
+    if cut == body.len() {
+        shown
+    } else {
+        format!("{shown}… ({} bytes in all)", body.len())
+    }
+}
+
+/// `text` with its control characters (C0, DEL, C1) but line feeds and tabs written `\xNN`
+/// (`\u{NNNN}` beyond a byte).
+pub fn escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() && c != '\n' && c != '\t' {
+            let n = u32::from(c);
+            if n <= 0xFF {
+                out.push_str(&format!("\\x{n:02X}"));
+            } else {
+                out.push_str(&format!("\\u{{{n:04X}}}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// `exchanges` as the evidence of a finding: each request and its response, secrets masked,
@@ -642,7 +676,10 @@ pub fn evidence(exchanges: &[&Exchange], key_header: Option<&str>) -> String {
                     ) {
                         continue;
                     }
-                    out.push_str(&format!("  {name}: {}\n", shown(name, value, key_header)));
+                    out.push_str(&format!(
+                        "  {name}: {}\n",
+                        escaped(shown(name, value, key_header))
+                    ));
                 }
                 if !r.body.is_empty() {
                     out.push_str(&format!("  {}\n", indented(&body_text(&r.body))));
@@ -765,6 +802,18 @@ mod tests {
         }
         assert!(!is_secret("Idempotency-Key", Some("Idempotency-Key")));
         assert!(!is_secret("Content-Type", None));
+    }
+
+    #[test]
+    fn control_characters_are_escaped_and_binary_bodies_named() {
+        assert_eq!(
+            body_text(b"{\"a\": \"\x1b[2J\x1b]0;owned\x07\"}\r\n\tok\n"),
+            "{\"a\": \"\\x1B[2J\\x1B]0;owned\\x07\"}\\x0D\n\tok\n"
+        );
+        assert_eq!(body_text("\u{9b}31m".as_bytes()), "\\x9B31m");
+        let binary: Vec<u8> = (0..=255u8).cycle().take(2048).collect();
+        assert_eq!(body_text(&binary), "<binary, 2048 bytes>");
+        assert_eq!(body_text(b"a\0b"), "<binary, 3 bytes>");
     }
 
     #[test]
