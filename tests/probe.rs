@@ -853,3 +853,61 @@ fn a_servers_control_characters_do_not_reach_the_terminal() {
     );
     assert!(text.contains(r"\x1B[2J\x1B]0;owned\x07created"), "{text}");
 }
+
+/// The key-reuse check changes a field to another value its schema allows (the next enum value
+/// here, not a currency with a suffix), a simple `pattern` is kept, and `format: uuid` body
+/// fields are fresh for each check.
+#[test]
+fn the_changed_body_stays_valid_and_uuid_fields_are_fresh_per_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("api.yaml");
+    std::fs::write(
+        &spec,
+        r#"openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /orders:
+    post:
+      operationId: createOrder
+      parameters:
+        - {name: Idempotency-Key, in: header, required: true, schema: {type: string}}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [account_id, currency, plan, ref]
+              properties:
+                account_id: {type: string, example: acc_1}
+                currency: {type: string, minLength: 3, maxLength: 3, pattern: '^[A-Z]{3}$'}
+                plan: {type: string, enum: [basic, pro]}
+                ref: {type: string, format: uuid}
+      responses:
+        '201': {description: Created.}
+"#,
+    )
+    .unwrap();
+    let out = probe(&spec, "http://127.0.0.1:9", &["--dry-run"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let bodies: Vec<serde_json::Value> = text
+        .lines()
+        .filter(|l| l.starts_with("    "))
+        .map(|l| serde_json::from_str(&l[l.find('{').unwrap()..]).unwrap())
+        .collect();
+    // replay (2), concurrent (1 line), key reuse (2), missing key (2).
+    assert_eq!(bodies.len(), 7, "{text}");
+    assert_eq!(bodies[0]["currency"], "AAA", "{text}");
+    assert_eq!(bodies[0]["plan"], "basic", "{text}");
+    // The key reuse: only the plan changed, to the next enum value.
+    let (first, changed) = (&bodies[3], &bodies[4]);
+    assert_eq!(changed["plan"], "pro", "{text}");
+    assert_eq!(changed["currency"], first["currency"]);
+    assert_eq!(changed["account_id"], "acc_1");
+    assert_eq!(changed["ref"], first["ref"]);
+    // The replay's two requests share their `ref`; each check has its own.
+    assert_eq!(bodies[0]["ref"], bodies[1]["ref"]);
+    assert_ne!(bodies[1]["ref"], bodies[2]["ref"]);
+    assert_ne!(bodies[2]["ref"], bodies[3]["ref"]);
+}

@@ -180,6 +180,14 @@ fn string(at: At<'_>) -> String {
         "byte" => "cHJvYmU=".to_string(),
         _ => "probe".to_string(),
     };
+    if let Some(simple) = at
+        .node
+        .get("pattern")
+        .and_then(Node::as_str)
+        .and_then(simple_pattern)
+    {
+        return simple;
+    }
     let bound = |key: &str| {
         at.node
             .get(key)
@@ -249,9 +257,51 @@ pub fn uuid_v4() -> String {
     )
 }
 
+/// A string matching `pattern` when it is one character class repeated, anchored:
+/// `^[A-Z]{3}$`, `^[a-z0-9]+$`, `^[0-9]{4,6}$` (the class's first character, as few times as
+/// it allows). Other patterns are not read: a generated string may not match them.
+pub fn simple_pattern(pattern: &str) -> Option<String> {
+    let inner = pattern.strip_prefix('^')?.strip_suffix('$')?;
+    let (class, count) = match inner.strip_prefix("\\d") {
+        Some(rest) => ("0-9", rest),
+        None => {
+            let rest = inner.strip_prefix('[')?;
+            let (class, count) = rest.split_once(']')?;
+            (class, count)
+        }
+    };
+    if class.is_empty() || class.starts_with('^') {
+        return None;
+    }
+    let first = class.chars().next()?;
+    if !first.is_ascii_alphanumeric() {
+        return None;
+    }
+    let n = match count {
+        "" => 1,
+        "+" => 1,
+        "*" => 0,
+        c => {
+            let c = c.strip_prefix('{')?.strip_suffix('}')?;
+            let min = c.split(',').next()?.trim();
+            min.parse::<usize>().ok()?.min(4096)
+        }
+    };
+    Some(std::iter::repeat_n(first, n).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn simple_patterns_are_kept() {
+        assert_eq!(simple_pattern("^[A-Z]{3}$").as_deref(), Some("AAA"));
+        assert_eq!(simple_pattern("^[a-z0-9]+$").as_deref(), Some("a"));
+        assert_eq!(simple_pattern("^\\d{4,6}$").as_deref(), Some("0000"));
+        assert_eq!(simple_pattern("^[A-Z]{2}-[0-9]+$"), None);
+        assert_eq!(simple_pattern("[A-Z]{3}"), None);
+    }
 
     #[test]
     fn uuids_are_version_4_and_fresh() {

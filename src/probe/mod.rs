@@ -182,6 +182,8 @@ pub fn run(
             if check.rule == RuleId::DuplicateCreated && !opts.unkeyed {
                 continue;
             }
+            // (Its own fresh `format: uuid` body fields.)
+            let plan = plan.for_check();
             let batches = match (check.batches)(&plan, &settings) {
                 Ok(b) => b,
                 Err(reason) => {

@@ -9,7 +9,7 @@ use crate::config::Settings;
 use crate::facts::Facts;
 use crate::idempotency::KeyCarrier;
 use crate::model::{Operation, Site, media_essence};
-use crate::resolve::Bundle;
+use crate::resolve::{At, Bundle};
 
 use super::Options;
 use super::generate::{instance, written_value};
@@ -32,6 +32,22 @@ impl KeyPlace {
     }
 }
 
+/// What the body's schema says of one of its top-level fields, for changing it to another valid
+/// value (`key-reuse-accepted`) or making it fresh for each check (`format: uuid`).
+#[derive(Debug, Clone, Default)]
+pub struct FieldRule {
+    pub enumerated: Vec<Value>,
+    pub minimum: Option<f64>,
+    pub maximum: Option<f64>,
+    pub max_length: Option<usize>,
+    /// `format: uuid`.
+    pub uuid: bool,
+    /// Any other string `format` (a date, an email): not changed.
+    pub formatted: bool,
+    /// `const`: one value only.
+    pub fixed: bool,
+}
+
 /// The requests of one operation, before a check gives them their key.
 #[derive(Debug, Clone)]
 pub struct OperationPlan {
@@ -49,6 +65,11 @@ pub struct OperationPlan {
     pub declared: Vec<String>,
     /// Its `409` declares `Retry-After`.
     pub retry_after_on_409: bool,
+    /// The body's top-level fields, as their schemas constrain them.
+    pub fields: std::collections::BTreeMap<String, FieldRule>,
+    /// Whether the body's `format: uuid` fields are made fresh for each check (not for a
+    /// `--data` body).
+    pub fresh_uuids: bool,
     /// The status a key reused with another payload must get: the one the operation's
     /// `x-idempotency: {mismatch: …}` names, else the configuration's or profile's (as
     /// `missing-mismatch-response` reads it).
@@ -56,6 +77,26 @@ pub struct OperationPlan {
 }
 
 impl OperationPlan {
+    /// The plan for one check: its body's `format: uuid` fields given fresh values (a server
+    /// with a unique index on a client-supplied id would refuse a later check's request).
+    pub fn for_check(&self) -> OperationPlan {
+        let mut plan = self.clone();
+        if !self.fresh_uuids {
+            return plan;
+        }
+        if let Some(Value::Object(map)) = plan.body.as_mut() {
+            for (name, rule) in &self.fields {
+                if rule.uuid
+                    && Some(name.as_str()) != self.key_field()
+                    && map.get(name).is_some_and(Value::is_string)
+                {
+                    map.insert(name.clone(), Value::String(super::generate::uuid_v4()));
+                }
+            }
+        }
+        plan
+    }
+
     /// The operation's request with `key` where its key goes (none: without it).
     pub fn request(&self, key: Option<&str>) -> Request {
         self.request_with(key, self.body.as_ref())
@@ -224,6 +265,8 @@ pub fn plan(
         .iter()
         .find(|(sel, _)| selects(sel, op))
         .map(|(_, v)| v.clone());
+    let fresh_uuids = given.is_none();
+    let mut body_schema = None;
     let body = match (given, &op.request_body) {
         (Some(v), _) => Some(v),
         (None, None) => None,
@@ -234,6 +277,7 @@ pub fn plan(
             });
             match json {
                 Some(m) => {
+                    body_schema = m.schema;
                     let media = rb.node.and_then(|n| {
                         let n = bundle.deref(n);
                         n.get("content").and_then(|c| c.get(m.media_type))
@@ -267,6 +311,18 @@ pub fn plan(
     if matches!(key, Some(KeyPlace::Field(_))) && !matches!(body, Some(Value::Object(_))) {
         return Err("its key is a body field, and its body is not a JSON object".into());
     }
+    let fields = match (&body, body_schema) {
+        (Some(Value::Object(map)), Some(schema)) => map
+            .keys()
+            .filter_map(|k| {
+                Some((
+                    k.clone(),
+                    field_rule(bundle, property(bundle, schema, k, 0)?),
+                ))
+            })
+            .collect(),
+        _ => Default::default(),
+    };
     let declared: Vec<String> = op.responses.iter().map(|r| r.status.to_string()).collect();
     let retry_after_on_409 = op
         .responses
@@ -282,8 +338,70 @@ pub fn plan(
         duplicates_matter: of.duplicates_matter(),
         declared,
         retry_after_on_409,
+        fields,
+        fresh_uuids,
         mismatch_status: mismatch_status(bundle, settings, op),
     })
+}
+
+/// The schema of the property `name` of the object schema at `at` (through `allOf`, and the
+/// first branch of a `oneOf`/`anyOf`).
+fn property<'a>(bundle: &'a Bundle, at: At<'a>, name: &str, depth: usize) -> Option<At<'a>> {
+    if depth > 8 {
+        return None;
+    }
+    let at = bundle.deref(at);
+    if let Some(p) = at.get("properties").and_then(|p| p.get(name)) {
+        return Some(bundle.deref(p));
+    }
+    if let Some(all) = at.get("allOf") {
+        for branch in all.node.items() {
+            if let Some(p) = property(bundle, all.with(branch), name, depth + 1) {
+                return Some(p);
+            }
+        }
+    }
+    for key in ["oneOf", "anyOf"] {
+        if let Some(b) = at.get(key)
+            && let Some(first) = b.node.items().first()
+        {
+            return property(bundle, b.with(first), name, depth + 1);
+        }
+    }
+    None
+}
+
+fn field_rule(bundle: &Bundle, at: At<'_>) -> FieldRule {
+    let at = bundle.deref(at);
+    let number = |key: &str| {
+        at.node
+            .get(key)
+            .and_then(crate::source::Node::scalar_text)
+            .and_then(|n| n.parse::<f64>().ok())
+    };
+    let format = at
+        .node
+        .get("format")
+        .and_then(crate::source::Node::as_str)
+        .unwrap_or("");
+    FieldRule {
+        enumerated: at
+            .get("enum")
+            .map(|e| {
+                e.node
+                    .items()
+                    .iter()
+                    .map(super::generate::json_of)
+                    .collect()
+            })
+            .unwrap_or_default(),
+        minimum: number("minimum").or(number("exclusiveMinimum").map(|n| n + 1.0)),
+        maximum: number("maximum").or(number("exclusiveMaximum").map(|n| n - 1.0)),
+        max_length: number("maxLength").map(|n| n as usize),
+        uuid: format == "uuid",
+        formatted: !format.is_empty() && format != "uuid",
+        fixed: at.get("const").is_some(),
+    }
 }
 
 /// The status the spec gives a key reused with another payload: its `x-idempotency`'s
