@@ -530,6 +530,14 @@ fn probe(args: ProbeArgs) -> u8 {
             return EXIT_ERROR;
         }
     };
+    if args.dry_run && args.format != Format::Text {
+        eprintln!(
+            "error: --dry-run prints its plan as text; drop --format {} (nothing is judged, so \
+             there is no report to format)",
+            format!("{:?}", args.format).to_ascii_lowercase()
+        );
+        return EXIT_ERROR;
+    }
     let mut headers = Vec::new();
     for h in &args.header {
         match h.split_once(':') {
@@ -658,6 +666,13 @@ fn probe(args: ProbeArgs) -> u8 {
             target.base,
             args.max_requests
         ));
+        if n > args.max_requests {
+            text.push_str(&format!(
+                "Only the first {} would be sent: the checks after them would not be judged \
+                 (raise --max-requests).\n",
+                args.max_requests
+            ));
+        }
         return match emit(&text, args.output.as_deref()) {
             Ok(()) => EXIT_OK,
             Err(()) => EXIT_ERROR,

@@ -365,12 +365,31 @@ fn operations_can_be_chosen_and_given_a_body() {
 
 #[test]
 fn check_never_reports_a_runtime_rule_nor_sends_anything() {
-    let (_dir, spec) = spec();
+    // The spec's servers name a listener on loopback: `check` must not connect to it.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("api.yaml");
+    std::fs::write(
+        &spec,
+        SPEC.replacen(
+            "paths:",
+            &format!("servers: [{{url: 'http://{addr}'}}]\npaths:"),
+            1,
+        ),
+    )
+    .unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_idemlint"))
         .args(["check", "--format", "json", "--fail-on", "never"])
         .arg(&spec)
         .output()
         .unwrap();
+    let mut connections = 0;
+    while listener.accept().is_ok() {
+        connections += 1;
+    }
+    assert_eq!(connections, 0);
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     for f in report["findings"].as_array().unwrap() {
         let rule = idemlint::rules::RuleId::parse(f["rule"].as_str().unwrap()).unwrap();
@@ -910,4 +929,36 @@ paths:
     assert_eq!(bodies[0]["ref"], bodies[1]["ref"]);
     assert_ne!(bodies[1]["ref"], bodies[2]["ref"]);
     assert_ne!(bodies[2]["ref"], bodies[3]["ref"]);
+}
+
+#[test]
+fn a_dry_run_is_text_says_what_the_budget_leaves_out_and_names_form_bodies() {
+    let (_dir, spec) = spec();
+    let out = probe(
+        &spec,
+        "http://127.0.0.1:9",
+        &["--dry-run", "--format", "json"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--dry-run prints its plan as text"));
+    let out = probe(
+        &spec,
+        "http://127.0.0.1:9",
+        &["--dry-run", "--max-requests", "3"],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Only the first 3 would be sent"), "{text}");
+    // A form body is not probed, and --data (JSON) is no way to give one.
+    let dir = tempfile::tempdir().unwrap();
+    let form = dir.path().join("api.yaml");
+    std::fs::write(
+        &form,
+        SPEC.replace("application/json:\n            schema:\n              type: object\n              required: [sku, quantity]", "application/x-www-form-urlencoded:\n            schema:\n              type: object\n              required: [sku, quantity]"),
+    )
+    .unwrap();
+    let out = probe(&form, "http://127.0.0.1:9", &["--dry-run"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("only JSON bodies are probed"), "{text}");
+    assert!(!text.contains("give one with --data"), "{text}");
 }

@@ -296,8 +296,9 @@ pub fn plan(
                 None if rb.content.is_empty() && rb.form_fields.is_empty() => None,
                 None => {
                     let kinds: Vec<&str> = rb.content.iter().map(|m| m.media_type).collect();
+                    // (--data gives a JSON body: no help for a form or another media type.)
                     return Err(format!(
-                        "its body is not JSON ({}): give one with --data",
+                        "its body is not JSON ({}): only JSON bodies are probed",
                         if kinds.is_empty() {
                             "form fields".to_string()
                         } else {
