@@ -962,3 +962,27 @@ fn a_dry_run_is_text_says_what_the_budget_leaves_out_and_names_form_bodies() {
     assert!(text.contains("only JSON bodies are probed"), "{text}");
     assert!(!text.contains("give one with --data"), "{text}");
 }
+
+#[test]
+fn a_suppressed_finding_is_not_a_finding_in_the_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("api.yaml");
+    std::fs::write(
+        &spec,
+        SPEC.replace(
+            "      operationId: createOrder\n",
+            "      operationId: createOrder\n      x-idemlint-ignore: [missing-key-accepted]\n",
+        ),
+    )
+    .unwrap();
+    let server = server(Bug::MissingKeyAccepted);
+    let out = probe(&spec, &url(&server), &[]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("POST /orders"))
+        .unwrap();
+    assert!(!row.contains("FINDING"), "{text}");
+    assert!(row.contains("suppressed"), "{text}");
+}

@@ -48,6 +48,8 @@ pub fn rules() -> Vec<RuleId> {
 pub enum Cell {
     Pass,
     Finding,
+    /// A finding, suppressed in the spec or by the baseline: not reported.
+    Suppressed,
     /// It does not apply to the operation.
     NotApplicable(String),
     /// It ran but could not judge.
@@ -63,6 +65,7 @@ impl Cell {
         match self {
             Cell::Pass => "ok",
             Cell::Finding => "FINDING",
+            Cell::Suppressed => "suppressed",
             Cell::NotApplicable(_) => "-",
             Cell::NotJudged(_) => "not judged",
             Cell::NotRun(_) => "not run",
@@ -142,6 +145,8 @@ pub fn run(
         }
     });
     let mut diagnostics = Vec::new();
+    // Each finding's row, rule and message, to mark the suppressed ones in the summary.
+    let mut made: Vec<(usize, RuleId, String)> = Vec::new();
     // The last request that got a response, and its status, and how many did.
     let mut last: Option<(String, u16)> = None;
     let mut answered_n = 0usize;
@@ -269,6 +274,7 @@ pub fn run(
                     )
                     .with_operation(op)
                     .with_evidence(http::evidence(&all, key_header));
+                    made.push((out.rows.len(), check.rule, d.message.clone()));
                     diagnostics.push(d);
                     Cell::Finding
                 }
@@ -279,6 +285,19 @@ pub fn run(
     }
     out.sent = client.map_or(0, Client::sent);
     let (findings, suppressed) = crate::engine::rows_of(linted, lint_opts, diagnostics, &rules());
+    for (row, rule, message) in made {
+        let silenced = suppressed
+            .iter()
+            .any(|s| s.finding.rule == rule && s.finding.message == message);
+        if silenced
+            && let Some(cell) = out
+                .rows
+                .get_mut(row)
+                .and_then(|r| r.cells.iter_mut().find(|(r, _)| *r == rule))
+        {
+            cell.1 = Cell::Suppressed;
+        }
+    }
     out.findings = findings;
     out.suppressed = suppressed;
     out
@@ -318,7 +337,7 @@ pub fn judged(rows: &[Row]) -> (usize, usize) {
     let cells = || rows.iter().flat_map(|r| &r.cells).map(|(_, c)| c);
     (
         cells()
-            .filter(|c| matches!(c, Cell::Pass | Cell::Finding))
+            .filter(|c| matches!(c, Cell::Pass | Cell::Finding | Cell::Suppressed))
             .count(),
         cells()
             .filter(|c| matches!(c, Cell::NotJudged(_) | Cell::NotRun(_)))
