@@ -98,6 +98,11 @@ catalogue! {
     KeyTtlShortened => "key-ttl-shortened",
     IfMatchRemoved => "if-match-removed",
     BecameRelative => "became-relative",
+    ReplayNotIdempotent => "replay-not-idempotent",
+    ConcurrentRetryMishandled => "concurrent-retry-mishandled",
+    KeyReuseAccepted => "key-reuse-accepted",
+    MissingKeyAccepted => "missing-key-accepted",
+    DuplicateCreated => "duplicate-created",
 }
 
 impl RuleId {
@@ -166,6 +171,18 @@ impl PartialEq<str> for RuleId {
 impl std::fmt::Display for RuleId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+/// The category of the rules `idemlint probe` reports from a running server's answers; no
+/// other command ever reports them.
+pub const RUNTIME: &str = "runtime";
+
+impl RuleId {
+    /// Whether `idemlint probe` reports the rule (category `runtime`), rather than the rules
+    /// that read a spec.
+    pub fn is_runtime(self) -> bool {
+        self.meta().category == RUNTIME
     }
 }
 

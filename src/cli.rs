@@ -42,9 +42,85 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
     },
+    /// Test a running server's retry behaviour against what its spec promises: the same request
+    /// and key twice, concurrently, with another payload and without the key. Sends real
+    /// requests, only to --base-url, a loopback host unless named with --allow-host.
+    Probe(ProbeArgs),
     /// Run the Language Server (LSP 3.17) on standard input and output, for editors: findings
     /// as diagnostics while you type, fixes and suppressions as code actions, rule docs on hover.
     Lsp,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ProbeArgs {
+    /// The OpenAPI document the server implements (a file; `$ref`s are followed as `check`
+    /// follows them).
+    pub spec: PathBuf,
+    /// The server's root, as the spec's paths hang off it (include a `servers` path prefix):
+    /// `http://127.0.0.1:8080/api`. Only loopback hosts unless named with --allow-host.
+    #[arg(long, value_name = "URL")]
+    pub base_url: String,
+    /// Let the probe send requests to HOST, a host that is not a loopback one (repeatable).
+    #[arg(long, value_name = "HOST")]
+    pub allow_host: Vec<String>,
+    /// Only this operation: its operationId, or `METHOD PATH` (repeatable; default: every
+    /// operation whose duplicates matter).
+    #[arg(long, value_name = "ID|METHOD PATH")]
+    pub operation: Vec<String>,
+    /// A header sent with every request, `Name: value` (repeatable; credentials are masked in
+    /// the evidence).
+    #[arg(long, value_name = "NAME: VALUE")]
+    pub header: Vec<String>,
+    /// The JSON body of an operation, `OPERATION=@file.json` or `OPERATION={...}` (repeatable),
+    /// instead of one made from the spec.
+    #[arg(long, value_name = "OPERATION=@FILE")]
+    pub data: Vec<String>,
+    /// A JSON pointer left out when a retry's body is compared with the first (a timestamp, a
+    /// request id; repeatable).
+    #[arg(long, value_name = "POINTER")]
+    pub ignore_field: Vec<String>,
+    /// Identical requests with one key sent at the same moment.
+    #[arg(long, value_name = "N", default_value_t = 5,
+          value_parser = clap::value_parser!(u16).range(2..=64))]
+    pub concurrency: u16,
+    /// Seconds each request may take.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=600))]
+    pub timeout: u64,
+    /// Requests the run may send in all.
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    pub max_requests: usize,
+    /// Also send each operation without a key twice: two resources created are a
+    /// `duplicate-created` finding.
+    #[arg(long)]
+    pub unkeyed: bool,
+    /// Print the requests each check would send, with their keys, and send nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Lowest severity that makes the exit code 1.
+    #[arg(long, value_enum, default_value_t = FailOn::Error)]
+    pub fail_on: FailOn,
+    /// Write the report to FILE (whole or not at all) instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// When to use colour in text output.
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    pub color: Color,
+    /// Configuration file (default: the spec's nearest `.idemlint.yaml`).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Profile: ietf (default), stripe, zalando, google-aip or azure (the mismatch status).
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// Directory `$ref`s may read from (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Print only the findings, not the summary table.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -127,6 +203,22 @@ pub struct InputArgs {
     /// Fetch `$ref`s to http(s) URLs (off: idemlint opens no network connection at all).
     #[arg(long)]
     pub allow_remote_refs: bool,
+}
+
+/// The default limits, no opt-ins (what `probe` reads its spec with).
+impl Default for InputArgs {
+    fn default() -> Self {
+        let limits = Limits::default();
+        InputArgs {
+            max_file_size: limits.max_file_bytes / MIB,
+            max_depth: limits.max_depth,
+            max_alias_nodes: limits.max_alias_nodes,
+            max_ref_files: limits.max_ref_files,
+            max_ref_size: limits.max_ref_bytes / MIB,
+            allow_outside_root: false,
+            allow_remote_refs: false,
+        }
+    }
 }
 
 impl InputArgs {
@@ -422,7 +514,214 @@ fn run(command: Command) -> u8 {
         Command::Review(args) => review(args),
         Command::Diff(args) => diff(args),
         Command::Lsp => crate::lsp::run(),
+        Command::Probe(args) => probe(args),
     }
+}
+
+/// `probe SPEC --base-url URL`: the spec loaded as `check` loads it, the runtime checks run
+/// against the server while it is, their findings reported as `check` reports its own.
+fn probe(args: ProbeArgs) -> u8 {
+    // The base URL first: a host that may not be probed is refused before anything is read,
+    // looked up or sent.
+    let target = match crate::probe::http::Target::parse(&args.base_url, &args.allow_host) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_ERROR;
+        }
+    };
+    if args.dry_run && args.format != Format::Text {
+        eprintln!(
+            "error: --dry-run prints its plan as text; drop --format {} (nothing is judged, so \
+             there is no report to format)",
+            format!("{:?}", args.format).to_ascii_lowercase()
+        );
+        return EXIT_ERROR;
+    }
+    let mut headers = Vec::new();
+    for h in &args.header {
+        match h.split_once(':') {
+            Some((name, value)) if !name.trim().is_empty() => {
+                let (name, value) = (name.trim(), value.trim());
+                if let Some(why) = crate::probe::http::unsendable_header(name, value) {
+                    eprintln!("error: --header `{h}`: {why}; nothing was sent");
+                    return EXIT_ERROR;
+                }
+                headers.push((name.to_string(), value.to_string()))
+            }
+            _ => {
+                eprintln!("error: --header `{h}` is not `Name: value`");
+                return EXIT_ERROR;
+            }
+        }
+    }
+    let mut data = Vec::new();
+    for d in &args.data {
+        let Some((operation, value)) = d.split_once('=') else {
+            eprintln!("error: --data `{d}` is not `OPERATION=@file.json` or `OPERATION={{...}}`");
+            return EXIT_ERROR;
+        };
+        let text = match value.strip_prefix('@') {
+            Some(path) => match std::fs::read_to_string(path) {
+                Ok(text) => text,
+                Err(e) => {
+                    eprintln!("error: --data {operation}: cannot read {path}: {e}");
+                    return EXIT_ERROR;
+                }
+            },
+            None => value.to_string(),
+        };
+        match serde_json::from_str::<serde_json::Value>(&text) {
+            Ok(v) => data.push((operation.trim().to_string(), v)),
+            Err(e) => {
+                eprintln!("error: --data {operation}: not JSON: {e}");
+                return EXIT_ERROR;
+            }
+        }
+    }
+    for pointer in &args.ignore_field {
+        if !pointer.starts_with('/') {
+            eprintln!("error: --ignore-field `{pointer}` is not a JSON pointer (`/created_at`)");
+            return EXIT_ERROR;
+        }
+    }
+    let Some(base) = options(
+        &args.root,
+        args.config.as_deref(),
+        &args.profile,
+        &InputArgs::default(),
+    ) else {
+        return EXIT_ERROR;
+    };
+    let rules = crate::probe::rules();
+    let opts = Options {
+        // Only the runtime rules, whose checks find nothing in a spec: the spec's own findings
+        // are `check`'s.
+        select: rules.iter().map(|r| r.to_string()).collect(),
+        skip_teardown: true,
+        ..base
+    };
+    let probe_opts = crate::probe::Options {
+        base: target.base.clone(),
+        headers,
+        data,
+        operations: args.operation.clone(),
+        ignore: args.ignore_field.clone(),
+        concurrency: usize::from(args.concurrency),
+        unkeyed: args.unkeyed,
+    };
+    if !args.dry_run
+        && let Err(e) = target.reachable(std::time::Duration::from_secs(args.timeout))
+    {
+        eprintln!("error: cannot reach {}: {e}; nothing was sent", target.base);
+        return EXIT_ERROR;
+    }
+    let client = (!args.dry_run).then(|| {
+        crate::probe::http::Client::new(
+            &target,
+            std::time::Duration::from_secs(args.timeout),
+            args.max_requests,
+        )
+    });
+    let (mut report, probed) = lint::run_each(
+        std::slice::from_ref(&args.spec),
+        &opts,
+        &crate::files::Disk,
+        || Ok(Vec::new()),
+        &|linted| crate::probe::run(linted, &probe_opts, &opts, client.as_ref()),
+    );
+    if !report.errors.is_empty() || probed.is_empty() {
+        for e in &report.errors {
+            eprintln!("error: {}:{}:{}: {}", e.file, e.line, e.column, e.message);
+        }
+        for d in &report.skipped {
+            eprintln!("error: {}: {}", d.file, d.reason);
+        }
+        if report.errors.is_empty() && report.skipped.is_empty() {
+            eprintln!(
+                "error: {}: no OpenAPI document to probe",
+                args.spec.display()
+            );
+        }
+        return EXIT_ERROR;
+    }
+    let mut probed = probed;
+    let probed = probed.remove(0);
+    if !probed.unmatched.is_empty() {
+        for op in &probed.unmatched {
+            let hint = crate::suggest::closest(op, probed.operations.iter().map(String::as_str))
+                .map(|c| format!(" (did you mean `{c}`?)"))
+                .unwrap_or_default();
+            eprintln!("error: --operation `{op}` names no operation of the spec{hint}");
+        }
+        return EXIT_ERROR;
+    }
+    if args.dry_run {
+        let n = crate::probe::planned_requests(&probed.plan);
+        let mut text = probed.plan.clone();
+        text.push_str(&crate::probe::summary(&probed.rows, args.unkeyed));
+        text.push_str(&format!(
+            "Dry run: {} would be sent to {} (budget {}); nothing was sent.\n",
+            report::plural(n, "request"),
+            target.base,
+            args.max_requests
+        ));
+        if n > args.max_requests {
+            text.push_str(&format!(
+                "Only the first {} would be sent: the checks after them would not be judged \
+                 (raise --max-requests).\n",
+                args.max_requests
+            ));
+        }
+        return match emit(&text, args.output.as_deref()) {
+            Ok(()) => EXIT_OK,
+            Err(()) => EXIT_ERROR,
+        };
+    }
+    if let Some(e) = &probed.unreachable {
+        // Never reached: nothing was judged.
+        eprintln!("error: {e}");
+        return EXIT_ERROR;
+    }
+    report.findings = probed.findings;
+    report.suppressed = probed.suppressed;
+    let (judged, not_judged) = crate::probe::judged(&probed.rows);
+    report.not_judged = not_judged;
+    let render_opts = RenderOptions {
+        quiet: args.quiet,
+        color: use_color(args.color) && args.output.is_none(),
+        width: terminal_width(),
+    };
+    let written = emit_with(args.output.as_deref(), |out| {
+        if args.format == Format::Text && !args.quiet {
+            out.write_all(crate::probe::summary(&probed.rows, args.unkeyed).as_bytes())?;
+            out.write_all(
+                format!(
+                    "{} sent to {}.\n\n",
+                    report::plural(probed.sent, "request"),
+                    target.base
+                )
+                .as_bytes(),
+            )?;
+        }
+        report::write(&report, args.format, &render_opts, out)
+    });
+    if written.is_err() {
+        return EXIT_ERROR;
+    }
+    if let Some(e) = &probed.stopped {
+        // The findings made before it stopped are reported; the run is not complete.
+        eprintln!("error: {e}");
+        return EXIT_ERROR;
+    }
+    if judged == 0 && not_judged > 0 {
+        eprintln!(
+            "error: no check could be judged ({} not judged: the summary's notes say why)",
+            report::plural(not_judged, "check")
+        );
+        return EXIT_ERROR;
+    }
+    exit_code(&report, args.fail_on)
 }
 
 fn explain(id: &str, color: Color) -> u8 {

@@ -76,6 +76,9 @@ pub struct Diagnostic {
     pub follow_ups: Vec<Diagnostic>,
     /// A contract-change finding's place in the version it compares with (the base).
     pub before: Option<Box<Place>>,
+    /// What a runtime rule saw (`idemlint probe`): the requests sent and the responses, as
+    /// text.
+    pub evidence: Option<String>,
 }
 
 /// A place in a version of the spec that is not loaded (the base of a change): `api.yaml:12:7`.
@@ -112,7 +115,14 @@ impl Diagnostic {
             no_fix: None,
             follow_ups: Vec::new(),
             before: None,
+            evidence: None,
         }
+    }
+
+    /// The requests and responses a runtime finding rests on.
+    pub fn with_evidence(mut self, evidence: String) -> Self {
+        self.evidence = Some(evidence);
+        self
     }
 
     /// Where the finding's construct was in the version a change is compared with.

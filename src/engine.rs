@@ -327,6 +327,52 @@ fn lint_model(
     result.timings.rules += rules_start.elapsed();
 }
 
+/// Findings of diagnostics made outside the rules (`idemlint probe`'s, about a running server)
+/// for a linted document: judged by the same filter as the rules' (selection, the
+/// configuration's levels, suppressions in the spec) and made rows the same way, so that every
+/// report format shows them. Only findings of `rules` are kept (a suppression of another rule
+/// that silenced nothing is no concern of theirs).
+pub fn rows_of(
+    linted: &Linted<'_>,
+    opts: &Options,
+    diagnostics: Vec<crate::diagnostic::Diagnostic>,
+    rules: &[crate::rules::RuleId],
+) -> (Vec<Finding>, Vec<Suppressed>) {
+    let bundle = linted.bundle;
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    let paths: Vec<Arc<Path>> = bundle
+        .files
+        .iter()
+        .map(|f| Arc::from(f.source.path.as_path()))
+        .collect();
+    let mut resolving = Resolving::new(
+        opts.root.as_deref().unwrap_or(&cwd),
+        paths,
+        opts.renamed.clone(),
+    );
+    let mut outcome = Outcome::default();
+    let mut filter = Filter::new(bundle, linted.config, opts.selection());
+    let mut row = |k: Kept| resolving.row(bundle, k, &mut outcome);
+    let mut diagnostics = diagnostics;
+    for rule in rules {
+        let mut of_rule: Vec<_> = diagnostics.extract_if(.., |d| d.rule == *rule).collect();
+        filter.rule(&mut of_rule, &mut row);
+    }
+    filter.finish(&mut row);
+    let mut findings: Vec<Finding> = outcome
+        .findings
+        .into_iter()
+        .filter(|f| rules.contains(&f.rule))
+        .collect();
+    sort_findings(&mut findings);
+    let suppressed = outcome
+        .suppressed
+        .into_iter()
+        .filter(|s| rules.contains(&s.finding.rule))
+        .collect();
+    (findings, suppressed)
+}
+
 /// What turning one document's diagnostics into findings remembers: the fingerprints given so
 /// far (a repeat gets a counter), which mappings are in source order, and each file's path in
 /// its project.
@@ -489,6 +535,7 @@ impl Resolving {
             no_fix: d.no_fix,
             before: d.before,
             change: None,
+            evidence: d.evidence,
         }
     }
 }

@@ -27,6 +27,7 @@ pub mod lsp;
 pub mod model;
 pub mod options;
 pub mod output;
+pub mod probe;
 pub mod project;
 pub mod report;
 pub mod resolve;

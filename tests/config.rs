@@ -354,7 +354,7 @@ fn select_and_ignore_take_categories() {
         err,
         "error: unknown rule or category `frobnicate`; categories: retry-safety, key-design, \
          concurrency, response-contract, key-lifetime, update-semantics, rate-limit, document, \
-         contract-change; \
+         contract-change, runtime; \
          `idemlint rules` lists the rules\n"
     );
 }
@@ -374,7 +374,8 @@ fn every_category_of_the_rule_docs_selects_exactly_its_rules() {
             "update-semantics",
             "rate-limit",
             "document",
-            "contract-change"
+            "contract-change",
+            "runtime"
         ]
     );
     for c in &cats {

@@ -144,6 +144,9 @@ fn example(doc: &str, heading: &str) -> String {
 /// The category of the rules that compare two versions of a spec.
 const CONTRACT_CHANGE: &str = "contract-change";
 
+/// The category of the rules `idemlint probe` reports about a running server.
+const RUNTIME: &str = "runtime";
+
 /// The findings of `path` linted alone, or against `before` as `idemlint diff` does (every
 /// contract-change rule and only those).
 fn findings_of(
@@ -214,6 +217,27 @@ fn failing_examples_raise_only_their_rule_and_passing_examples_nothing() {
             }
         }
 
+        // A runtime rule's examples are the spec a server implements, right in both: what fails
+        // is the server (the doc's exchanges; tests/probe.rs sends them). No rule finds
+        // anything in them.
+        if r.id.meta().category == RUNTIME {
+            for (what, path) in [("failing", &failing), ("passing", &passing)] {
+                let report = findings_of(path, None);
+                for f in &report.findings {
+                    problems.push(format!(
+                        "{}: {what} example (a runtime rule's spec) raises {}: {}",
+                        r.id, f.rule, f.message
+                    ));
+                }
+            }
+            for section in ["### Failing", "### Passing"] {
+                let after = &r.id.doc()[r.id.doc().find(section).unwrap()..];
+                if !after.contains("```http\n") {
+                    problems.push(format!("{}: no ```http exchange under {section}", r.id));
+                }
+            }
+            continue;
+        }
         let report = findings_of(&failing, before.as_deref());
         if !report.errors.is_empty() {
             problems.push(format!("{}: failing example: {:?}", r.id, report.errors));
@@ -260,6 +284,16 @@ fn fix_sections_say_what_the_rules_do_with_their_failing_examples() {
                 continue;
             }
         };
+        // A runtime rule finds nothing in a spec: it has no fix.
+        if r.id.meta().category == RUNTIME {
+            if claim != FixClaim::None {
+                problems.push(format!(
+                    "{}: a runtime rule's `## Fix` must be `No fix:`",
+                    r.id
+                ));
+            }
+            continue;
+        }
         let failing = format!("{}-failing.yaml", r.id);
         std::fs::write(
             dir.path().join(&failing),

@@ -88,7 +88,12 @@ fn every_rule_has_a_fixture_test() {
         );
     }
     let mut tested: Vec<&str> = TESTED.iter().map(|(_, id)| *id).collect();
-    let mut rules: Vec<&str> = RULES.iter().map(|r| r.id.as_str()).collect();
+    // (The runtime rules judge a running server: tests/probe.rs tests them against servers.)
+    let mut rules: Vec<&str> = RULES
+        .iter()
+        .filter(|r| !r.id.is_runtime())
+        .map(|r| r.id.as_str())
+        .collect();
     tested.sort_unstable();
     rules.sort_unstable();
     assert_eq!(

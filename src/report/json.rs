@@ -100,6 +100,9 @@ struct JsonFinding<'a> {
     before: Option<JsonPlace<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     after: Option<JsonPlace<'a>>,
+    /// A runtime finding's requests and responses (`idemlint probe`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    evidence: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -229,6 +232,7 @@ fn finding(f: &super::Finding) -> JsonFinding<'_> {
             line: f.line,
             column: f.column,
         }),
+        evidence: f.evidence.as_deref(),
     }
 }
 

@@ -24,7 +24,7 @@ fn escape(s: &str) -> String {
 
 fn failure(f: &Finding) -> String {
     format!(
-        "      <failure type=\"{}\" message=\"{}\">{}:{}:{}: {}[{}] {}</failure>\n",
+        "      <failure type=\"{}\" message=\"{}\">{}:{}:{}: {}[{}] {}{}</failure>\n",
         escape(f.rule.as_str()),
         escape(&f.shown_message()),
         escape(f.file()),
@@ -32,7 +32,11 @@ fn failure(f: &Finding) -> String {
         f.column,
         f.severity,
         f.rule,
-        escape(&f.shown_message())
+        escape(&f.shown_message()),
+        f.evidence
+            .as_deref()
+            .map(|e| format!("\n{}", escape(e)))
+            .unwrap_or_default()
     )
 }
 

@@ -65,6 +65,8 @@ pub struct Finding {
     pub before: Option<Box<crate::diagnostic::Place>>,
     /// How the finding compares with a base (`check --base`); `None` in a run without one.
     pub change: Option<Change>,
+    /// A runtime finding's requests and responses (`idemlint probe`).
+    pub evidence: Option<String>,
 }
 
 /// How a finding of a run compares with the same run at a base revision.
@@ -253,6 +255,9 @@ pub struct Report {
     pub base: Option<BaseOutcome>,
     /// What `--fix` applied, when it ran.
     pub fixes: Option<FixSummary>,
+    /// `probe`: checks that ran but could not judge, or were not run (the summary's notes say
+    /// why); with none judged, "No problems found" would be untrue.
+    pub not_judged: usize,
 }
 
 /// What `check --fix` did.
@@ -453,6 +458,17 @@ pub fn summary_line(report: &Report) -> String {
             plural(report.files, "file")
         ));
         line
+    } else if report.findings.is_empty() && report.not_judged > 0 {
+        format!(
+            "No problem found by the checks judged, but {} not judged (the notes above say \
+             why) in {} ({operations}).",
+            if report.not_judged == 1 {
+                "1 check was".to_string()
+            } else {
+                format!("{} checks were", report.not_judged)
+            },
+            plural(report.files, "file"),
+        )
     } else if report.findings.is_empty() {
         format!(
             "No problems found in {} ({operations}).",

@@ -78,6 +78,11 @@ struct Properties {
 }
 
 #[derive(Serialize)]
+struct ResultProperties {
+    evidence: String,
+}
+
+#[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct SarifResult {
     rule_id: &'static str,
@@ -98,6 +103,9 @@ struct SarifResult {
     /// A contract-change finding's place in the base.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     related_locations: Vec<RelatedLocation>,
+    /// A runtime finding's requests and responses (`idemlint probe`), in the property bag.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    properties: Option<ResultProperties>,
 }
 
 #[derive(Serialize)]
@@ -347,6 +355,9 @@ fn result(f: &Finding, suppression: Option<SarifSuppression>) -> SarifResult {
                 },
             })
             .collect(),
+        properties: f.evidence.as_ref().map(|e| ResultProperties {
+            evidence: e.clone(),
+        }),
     }
 }
 

@@ -91,6 +91,12 @@ fn render(handler: &GraphicalReportHandler, f: &Finding) -> String {
         }
     }
     let mut help = f.help.as_deref().unwrap_or_default().to_string();
+    if let Some(evidence) = &f.evidence {
+        if !help.is_empty() {
+            help.push('\n');
+        }
+        help.push_str(&format!("what the server answered:\n{evidence}"));
+    }
     // What `--fix` would do for it, or why it cannot.
     let fix = match (&f.fix, &f.no_fix) {
         (Some(fix), _) => Some(format!(

@@ -103,7 +103,21 @@ pub static RULES: &[Rule] = &[
     key_ttl_shortened::RULE,
     if_match_removed::RULE,
     became_relative::RULE,
+    runtime(RuleId::ReplayNotIdempotent),
+    runtime(RuleId::ConcurrentRetryMishandled),
+    runtime(RuleId::KeyReuseAccepted),
+    runtime(RuleId::MissingKeyAccepted),
+    runtime(RuleId::DuplicateCreated),
 ];
+
+/// A runtime rule (`src/probe/checks/`): `idemlint probe` judges a running server's answers
+/// with it; a spec alone never raises it, so its check finds nothing.
+const fn runtime(id: RuleId) -> Rule {
+    Rule {
+        id,
+        check: |_, _| {},
+    }
+}
 
 /// What a rule sees.
 pub struct Context<'a> {

@@ -173,6 +173,7 @@ pub fn report(b: &mut Bytes) -> Report {
             no_fix: None,
             before: None,
             change: None,
+            evidence: None,
         });
     }
     Report {
