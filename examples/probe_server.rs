@@ -147,6 +147,10 @@ fn serve(mut stream: TcpStream, state: &State) -> std::io::Result<()> {
         .unwrap_or(0);
     let mut body = vec![0; length.min(1 << 20)];
     reader.read_exact(&mut body)?;
+    // A form's fields are read as a JSON object of strings (a form API's store sees the same).
+    if header("content-type").is_some_and(|t| t.starts_with("application/x-www-form-urlencoded")) {
+        body = form_as_json(&body).to_string().into_bytes();
+    }
     let reply = handle(state, &method, &path, header("idempotency-key"), &body);
     let mut out = format!("HTTP/1.1 {} X\r\n", reply.status);
     for (n, v) in &reply.headers {
@@ -159,6 +163,43 @@ fn serve(mut stream: TcpStream, state: &State) -> std::io::Result<()> {
     ));
     stream.write_all(out.as_bytes())?;
     stream.flush()
+}
+
+/// `a=1&b%5Bc%5D=x` as `{"a": "1", "b[c]": "x"}`.
+fn form_as_json(body: &[u8]) -> serde_json::Value {
+    fn decode(s: &str) -> String {
+        let bytes = s.as_bytes();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'+' => out.push(b' '),
+                b'%' if i + 2 < bytes.len() => {
+                    let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("");
+                    match u8::from_str_radix(hex, 16) {
+                        Ok(b) => {
+                            out.push(b);
+                            i += 2;
+                        }
+                        Err(_) => out.push(b'%'),
+                    }
+                }
+                b => out.push(b),
+            }
+            i += 1;
+        }
+        String::from_utf8_lossy(&out).into_owned()
+    }
+    let text = String::from_utf8_lossy(body);
+    let fields = text
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (decode(k), serde_json::Value::String(decode(v)))
+        })
+        .collect();
+    serde_json::Value::Object(fields)
 }
 
 fn json(status: u16, body: String) -> Reply {

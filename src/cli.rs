@@ -71,8 +71,8 @@ pub struct ProbeArgs {
     /// the evidence).
     #[arg(long, value_name = "NAME: VALUE")]
     pub header: Vec<String>,
-    /// The JSON body of an operation, `OPERATION=@file.json` or `OPERATION={...}` (repeatable),
-    /// instead of one made from the spec.
+    /// The body of an operation, `OPERATION=@file.json` or `OPERATION={...}` (repeatable),
+    /// instead of one made from the spec: JSON, or a form's fields as a JSON object.
     #[arg(long, value_name = "OPERATION=@FILE")]
     pub data: Vec<String>,
     /// A JSON pointer left out when a retry's body is compared with the first (a timestamp, a

@@ -932,7 +932,7 @@ paths:
 }
 
 #[test]
-fn a_dry_run_is_text_says_what_the_budget_leaves_out_and_names_form_bodies() {
+fn a_dry_run_is_text_says_what_the_budget_leaves_out_and_names_multipart_bodies() {
     let (_dir, spec) = spec();
     let out = probe(
         &spec,
@@ -949,18 +949,134 @@ fn a_dry_run_is_text_says_what_the_budget_leaves_out_and_names_form_bodies() {
     );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("Only the first 3 would be sent"), "{text}");
-    // A form body is not probed, and --data (JSON) is no way to give one.
+    // A multipart body is not probed, and --data is no way to give one.
     let dir = tempfile::tempdir().unwrap();
     let form = dir.path().join("api.yaml");
     std::fs::write(
         &form,
-        SPEC.replace("application/json:\n            schema:\n              type: object\n              required: [sku, quantity]", "application/x-www-form-urlencoded:\n            schema:\n              type: object\n              required: [sku, quantity]"),
+        SPEC.replace("application/json:\n            schema:\n              type: object\n              required: [sku, quantity]", "multipart/form-data:\n            schema:\n              type: object\n              required: [sku, quantity]"),
     )
     .unwrap();
     let out = probe(&form, "http://127.0.0.1:9", &["--dry-run"]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("only JSON bodies are probed"), "{text}");
+    assert!(
+        text.contains(
+            "its body is multipart/form-data: only JSON and form (urlencoded) bodies are probed"
+        ),
+        "{text}"
+    );
     assert!(!text.contains("give one with --data"), "{text}");
+}
+
+/// The SPEC's order as a form: a 3.x `application/x-www-form-urlencoded` body (with a nested
+/// object), and Swagger 2.0 `formData` parameters.
+fn form_specs() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let v3 = dir.path().join("form3.yaml");
+    std::fs::write(
+        &v3,
+        SPEC.replace(
+            "application/json:\n            schema:\n              type: object\n              required: [sku, quantity]\n              properties:\n",
+            "application/x-www-form-urlencoded:\n            schema:\n              type: object\n              required: [sku, quantity, metadata]\n              properties:\n                metadata: {type: object, required: [ref], properties: {ref: {type: string, example: 'a b'}}}\n",
+        ),
+    )
+    .unwrap();
+    let v2 = dir.path().join("form2.yaml");
+    std::fs::write(
+        &v2,
+        r#"swagger: '2.0'
+info: {title: Orders, version: '1'}
+consumes: [application/x-www-form-urlencoded]
+paths:
+  /orders:
+    post:
+      operationId: createOrder
+      parameters:
+        - name: Idempotency-Key
+          in: header
+          required: true
+          type: string
+          format: uuid
+          description: A client-generated UUID v4. Keys are kept for 24 hours.
+        - {name: sku, in: formData, required: true, type: string, enum: [ABC-1, XYZ-9]}
+        - {name: quantity, in: formData, required: true, type: integer, minimum: 1}
+        - {name: note, in: formData, type: string}
+      responses:
+        '201': {description: Created. A retry with the same key gets this response again.}
+        '400': {description: The Idempotency-Key header is missing or malformed.}
+        '409':
+          description: A request with this key is still being processed.
+          headers:
+            Retry-After: {type: integer}
+        '422': {description: The key was used before with a different payload.}
+"#,
+    )
+    .unwrap();
+    (dir, v3, v2)
+}
+
+#[test]
+fn form_bodies_are_sent_form_encoded_and_probed() {
+    let (_dir, v3, v2) = form_specs();
+    // What is sent: the form's required fields, a nested object in brackets, percent-encoded.
+    let out = probe(&v3, "http://127.0.0.1:9", &["--dry-run"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("Content-Type: application/x-www-form-urlencoded  metadata%5Bref%5D=a%20b&quantity=1&sku=ABC-1"),
+        "{text}"
+    );
+    let out = probe(&v2, "http://127.0.0.1:9", &["--dry-run"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("Content-Type: application/x-www-form-urlencoded  quantity=1&sku=ABC-1"),
+        "{text}"
+    );
+    // A correct server finds nothing; one that accepts a reused key, that finding only (the
+    // changed field is the form's next enum value, or another quantity).
+    for spec in [&v3, &v2] {
+        let correct = server(Bug::None);
+        let out = probe(spec, &url(&correct), &["--format", "json"]);
+        assert_eq!(
+            rules_found(&out),
+            Vec::<String>::new(),
+            "{}",
+            spec.display()
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", spec.display());
+        let reuse = server(Bug::ReuseAccepted);
+        let out = probe(spec, &url(&reuse), &["--format", "json"]);
+        assert_eq!(
+            rules_found(&out),
+            vec!["key-reuse-accepted".to_string()],
+            "{}",
+            spec.display()
+        );
+    }
+    // --data gives a form's fields as a JSON object; anything else skips the operation.
+    let out = probe(
+        &v2,
+        "http://127.0.0.1:9",
+        &[
+            "--dry-run",
+            "--data",
+            r#"createOrder={"sku": "XYZ-9", "quantity": 3, "tags": ["a", "b"]}"#,
+        ],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("quantity=3&sku=XYZ-9&tags=a&tags=b"),
+        "{text}"
+    );
+    let out = probe(
+        &v2,
+        "http://127.0.0.1:9",
+        &["--dry-run", "--data", "createOrder=[1]"],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("its --data is not a JSON object of the form's fields"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -985,4 +1101,48 @@ fn a_suppressed_finding_is_not_a_finding_in_the_summary() {
         .unwrap();
     assert!(!row.contains("FINDING"), "{text}");
     assert!(row.contains("suppressed"), "{text}");
+}
+
+#[test]
+fn check_leaves_a_suppression_of_a_runtime_rule_alone() {
+    // `check` never runs the runtime rules: the suppression is for the probe, not unused.
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("api.yaml");
+    std::fs::write(
+        &spec,
+        SPEC.replace(
+            "      operationId: createOrder\n",
+            "      operationId: createOrder\n      x-idemlint-ignore: [missing-key-accepted, replay-not-idempotent]\n",
+        ),
+    )
+    .unwrap();
+    let check = |extra: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_idemlint"))
+            .args(["check", "--format", "json", "--fail-on", "never"])
+            .args(extra)
+            .arg(&spec)
+            .output()
+            .unwrap();
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["rule"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    let rules = check(&[]);
+    assert!(
+        !rules.iter().any(|r| r == "unused-suppression"),
+        "{rules:?}"
+    );
+    // Nor does `--fix` take it out.
+    let before = std::fs::read_to_string(&spec).unwrap();
+    check(&["--fix"]);
+    assert!(
+        std::fs::read_to_string(&spec)
+            .unwrap()
+            .contains("x-idemlint-ignore: [missing-key-accepted, replay-not-idempotent]"),
+        "{before}"
+    );
 }

@@ -65,12 +65,14 @@ impl Selection<'_> {
             && !self.ignore.iter().any(|s| s == rule)
     }
 
-    /// Whether `rule` can find anything here: it runs, and it is no contract-change rule in
-    /// a document compared with nothing.
+    /// Whether `rule` can find anything here: it runs, it is no contract-change rule in a
+    /// document compared with nothing, and no runtime rule (only `idemlint probe` reports
+    /// those: a suppression of one in the spec is for the probe, not unused).
     pub fn can_find(&self, rule: &str) -> bool {
         self.runs(rule)
-            && (self.compared
-                || RuleId::parse(rule).is_none_or(|r| r.meta().category != CONTRACT_CHANGE))
+            && RuleId::parse(rule).is_none_or(|r| {
+                !r.is_runtime() && (self.compared || r.meta().category != CONTRACT_CHANGE)
+            })
     }
 }
 

@@ -120,9 +120,10 @@ impl Target {
         })
     }
 
-    /// One connection to the base URL's host before any request: a TCP connection (the host's
-    /// addresses judged as the client judges them), and the TLS handshake for `https` as the
-    /// first request makes it. Failure means the server cannot be reached: nothing was sent.
+    /// One TCP connection to the base URL's host before any request (its addresses judged as
+    /// the client judges them). Failure means the server cannot be reached: nothing was sent.
+    /// (An `https` server's TLS handshake is made by the first request, and its failure ends
+    /// the run the same way: see [`failure`].)
     pub fn reachable(&self, timeout: Duration) -> Result<(), String> {
         let addresses = resolve(&self.host, self.port, self.allowed).map_err(|e| e.to_string())?;
         let mut last = String::from("no address");

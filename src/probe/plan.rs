@@ -1,5 +1,5 @@
 //! What a probe sends to an operation, from the spec: its URL with path and query parameters,
-//! its header parameters, its JSON body (the media type's example, else an instance of its
+//! its header parameters, its body, JSON or a form (the media type's example, else an instance of its
 //! schema, or the `--data` given for it), and where its key goes. An operation that cannot be
 //! sent is planned as skipped, with the reason.
 
@@ -19,7 +19,7 @@ use super::http::Request;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum KeyPlace {
     Header(String),
-    /// A top-level field of the JSON body.
+    /// A top-level field of the body.
     Field(String),
 }
 
@@ -48,6 +48,32 @@ pub struct FieldRule {
     pub fixed: bool,
 }
 
+/// How a body is written on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    Json,
+    /// `application/x-www-form-urlencoded` (a 3.x media type, or Swagger 2.0 `formData`): the
+    /// object's fields as `name=value` pairs, an array's items as repeated pairs, a nested
+    /// object's fields as `name[field]=value` (the `deepObject` style form APIs read).
+    Form,
+}
+
+impl Encoding {
+    fn content_type(self) -> &'static str {
+        match self {
+            Encoding::Json => "application/json",
+            Encoding::Form => "application/x-www-form-urlencoded",
+        }
+    }
+
+    fn write(self, body: &Value) -> Vec<u8> {
+        match self {
+            Encoding::Json => serde_json::to_vec(body).unwrap_or_default(),
+            Encoding::Form => form_encoded(body).into_bytes(),
+        }
+    }
+}
+
 /// The requests of one operation, before a check gives them their key.
 #[derive(Debug, Clone)]
 pub struct OperationPlan {
@@ -56,6 +82,8 @@ pub struct OperationPlan {
     /// Header parameters and `--header`s, in that order.
     pub headers: Vec<(String, String)>,
     pub body: Option<Value>,
+    /// How `body` is sent.
+    pub encoding: Encoding,
     pub key: Option<KeyPlace>,
     /// The spec marks the key `required`.
     pub key_required: bool,
@@ -125,13 +153,14 @@ impl OperationPlan {
                 .iter()
                 .any(|(n, _)| n.eq_ignore_ascii_case("content-type"))
         {
-            headers.push(("Content-Type".to_string(), "application/json".to_string()));
+            let kind = self.encoding.content_type();
+            headers.push(("Content-Type".to_string(), kind.to_string()));
         }
         Request {
             method: self.method,
             url: self.url.clone(),
             headers,
-            body: body.map(|b| serde_json::to_vec(&b).unwrap_or_default()),
+            body: body.map(|b| self.encoding.write(&b)),
         }
     }
 
@@ -259,67 +288,29 @@ pub fn plan(
         url.push_str(&query.join("&"));
     }
 
-    // The body: --data, else the JSON media type's example or an instance of its schema.
+    // The body: --data, else the media type's example or an instance of its schema.
     let given = opts
         .data
         .iter()
         .find(|(sel, _)| selects(sel, op))
         .map(|(_, v)| v.clone());
     let fresh_uuids = given.is_none();
-    let mut body_schema = None;
-    let body = match (given, &op.request_body) {
-        (Some(v), _) => Some(v),
-        (None, None) => None,
-        (None, Some(rb)) => {
-            let json = rb.content.iter().find(|m| {
-                let e = media_essence(m.media_type);
-                e == "application/json" || e.ends_with("+json")
-            });
-            match json {
-                Some(m) => {
-                    body_schema = m.schema;
-                    let media = rb.node.and_then(|n| {
-                        let n = bundle.deref(n);
-                        n.get("content").and_then(|c| c.get(m.media_type))
-                    });
-                    let example = media.and_then(|at| {
-                        at.get("example")
-                            .or(at.get("examples"))
-                            .and_then(|_| written_value(bundle, at))
-                    });
-                    match (example, m.schema) {
-                        (Some(v), _) => Some(v),
-                        (None, Some(schema)) => Some(instance(bundle, schema)),
-                        (None, None) => Some(Value::Object(Default::default())),
-                    }
-                }
-                None if rb.content.is_empty() && rb.form_fields.is_empty() => None,
-                None => {
-                    let kinds: Vec<&str> = rb.content.iter().map(|m| m.media_type).collect();
-                    // (--data gives a JSON body: no help for a form or another media type.)
-                    return Err(format!(
-                        "its body is not JSON ({}): only JSON bodies are probed",
-                        if kinds.is_empty() {
-                            "form fields".to_string()
-                        } else {
-                            kinds.join(", ")
-                        }
-                    ));
-                }
-            }
-        }
-    };
+    let (body, encoding, described) = body(bundle, op, given)?;
     if matches!(key, Some(KeyPlace::Field(_))) && !matches!(body, Some(Value::Object(_))) {
-        return Err("its key is a body field, and its body is not a JSON object".into());
+        return Err("its key is a body field, and its body is not an object".into());
     }
-    let fields = match (&body, body_schema) {
-        (Some(Value::Object(map)), Some(schema)) => map
+    let fields = match &body {
+        Some(Value::Object(map)) => map
             .keys()
             .filter_map(|k| {
-                Some((
-                    k.clone(),
-                    field_rule(bundle, property(bundle, schema, k, 0)?),
-                ))
+                let at = match described {
+                    Described::Nothing => None,
+                    Described::Schema(schema) => property(bundle, schema, k, 0),
+                    Described::FormFields(list) => {
+                        list.iter().find(|p| p.name == k.as_str()).map(|p| p.node)
+                    }
+                }?;
+                Some((k.clone(), field_rule(bundle, at)))
             })
             .collect(),
         _ => Default::default(),
@@ -334,6 +325,7 @@ pub fn plan(
         url,
         headers,
         body,
+        encoding,
         key,
         key_required,
         duplicates_matter: of.duplicates_matter(),
@@ -343,6 +335,149 @@ pub fn plan(
         fresh_uuids,
         mismatch_status: mismatch_status(bundle, settings, op),
     })
+}
+
+/// Where a body's fields are described.
+#[derive(Clone, Copy)]
+enum Described<'o, 'a> {
+    Nothing,
+    Schema(At<'a>),
+    /// Swagger 2.0 `formData` parameters.
+    FormFields(&'o [crate::model::Parameter<'a>]),
+}
+
+/// An operation's body (`given` by `--data`, else the media type's example, else an instance of
+/// its schema or of its `formData` fields), how it is sent, and what describes its fields.
+fn body<'o, 'a>(
+    bundle: &'a Bundle,
+    op: &'o Operation<'a>,
+    given: Option<Value>,
+) -> Result<(Option<Value>, Encoding, Described<'o, 'a>), String> {
+    let Some(rb) = &op.request_body else {
+        return Ok((given, Encoding::Json, Described::Nothing));
+    };
+    let essence = |m: &&crate::model::MediaType<'_>| media_essence(m.media_type);
+    let json = rb.content.iter().find(|m| {
+        let e = essence(m);
+        e == "application/json" || e.ends_with("+json")
+    });
+    let form = || {
+        rb.content
+            .iter()
+            .find(|m| essence(m) == "application/x-www-form-urlencoded")
+    };
+    let (media, encoding) = match (json, form()) {
+        (Some(m), _) => (m, Encoding::Json),
+        (None, Some(m)) => (m, Encoding::Form),
+        (None, None) if rb.content.is_empty() && rb.form_fields.is_empty() => {
+            return Ok((given, Encoding::Json, Described::Nothing));
+        }
+        (None, None) => {
+            let kinds: Vec<&str> = rb.content.iter().map(|m| m.media_type).collect();
+            // (--data gives JSON or form fields: no help for another media type.)
+            return Err(format!(
+                "its body is {}: only JSON and form (urlencoded) bodies are probed",
+                if kinds.is_empty() {
+                    "form fields of no media type".to_string()
+                } else {
+                    kinds.join(", ")
+                }
+            ));
+        }
+    };
+    let described = match media.schema {
+        _ if encoding == Encoding::Form && !rb.form_fields.is_empty() => {
+            Described::FormFields(&rb.form_fields)
+        }
+        Some(schema) => Described::Schema(schema),
+        None => Described::Nothing,
+    };
+    if let Some(v) = given {
+        if encoding == Encoding::Form && !v.is_object() {
+            return Err(format!(
+                "its body is a form ({}), and its --data is not a JSON object of the form's fields",
+                media.media_type
+            ));
+        }
+        return Ok((Some(v), encoding, described));
+    }
+    if let Described::FormFields(fields) = described {
+        let mut map = serde_json::Map::new();
+        for f in fields.iter().filter(|f| f.required) {
+            if f.node
+                .node
+                .get("type")
+                .and_then(crate::source::Node::as_str)
+                == Some("file")
+            {
+                return Err(format!(
+                    "its form field `{}` is a file: file uploads are not probed",
+                    f.name
+                ));
+            }
+            let value = written_value(bundle, f.node)
+                .or_else(|| f.schema.map(|s| instance(bundle, s)))
+                .unwrap_or(Value::String(String::new()));
+            map.insert(f.name.to_string(), value);
+        }
+        return Ok((Some(Value::Object(map)), encoding, described));
+    }
+    let node = rb.node.and_then(|n| {
+        let n = bundle.deref(n);
+        n.get("content").and_then(|c| c.get(media.media_type))
+    });
+    let example = node.and_then(|at| {
+        at.get("example")
+            .or(at.get("examples"))
+            .and_then(|_| written_value(bundle, at))
+    });
+    let value = match (example, media.schema) {
+        (Some(v), _) => v,
+        (None, Some(schema)) => instance(bundle, schema),
+        (None, None) => Value::Object(Default::default()),
+    };
+    if encoding == Encoding::Form && !value.is_object() {
+        return Err(format!(
+            "its form body ({}) is not an object of fields",
+            media.media_type
+        ));
+    }
+    Ok((Some(value), encoding, described))
+}
+
+/// `body` as `application/x-www-form-urlencoded`: see [`Encoding::Form`].
+fn form_encoded(body: &Value) -> String {
+    fn pairs(name: &str, value: &Value, out: &mut Vec<(String, String)>) {
+        match value {
+            Value::Object(map) => {
+                for (k, v) in map {
+                    pairs(&format!("{name}[{k}]"), v, out);
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    if item.is_object() || item.is_array() {
+                        pairs(&format!("{name}[{i}]"), item, out);
+                    } else {
+                        pairs(name, item, out);
+                    }
+                }
+            }
+            Value::Null => out.push((name.to_string(), String::new())),
+            Value::String(s) => out.push((name.to_string(), s.clone())),
+            other => out.push((name.to_string(), other.to_string())),
+        }
+    }
+    let mut out = Vec::new();
+    if let Value::Object(map) = body {
+        for (k, v) in map {
+            pairs(k, v, &mut out);
+        }
+    }
+    out.iter()
+        .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
+        .collect::<Vec<_>>()
+        .join("&")
 }
 
 /// The schema of the property `name` of the object schema at `at` (through `allOf`, and the
@@ -451,4 +586,26 @@ fn encode(s: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_form_body_is_pairs_with_nested_fields_in_brackets() {
+        let body = serde_json::json!({
+            "amount": 100,
+            "live": true,
+            "note": null,
+            "tags": ["a b", "c&d"],
+            "metadata": {"order": "7", "lines": [{"sku": "X"}]},
+        });
+        assert_eq!(
+            form_encoded(&body),
+            "amount=100&live=true&metadata%5Blines%5D%5B0%5D%5Bsku%5D=X&metadata%5Border%5D=7\
+             &note=&tags=a%20b&tags=c%26d"
+        );
+        assert_eq!(form_encoded(&serde_json::json!({})), "");
+    }
 }
