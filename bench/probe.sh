@@ -2,7 +2,7 @@
 # `idemlint probe`'s speed: a spec of N operations (default 50), each a POST with a required
 # Idempotency-Key, probed against the local correct server of the tests
 # (examples/probe_server.rs, which takes DELAY ms to process a new request, default 20, so that
-# the concurrent check's requests overlap). Each operation gets the four keyed checks: 10
+# the concurrent check's requests overlap). Each operation gets the four keyed checks: 11
 # requests. Target: 50 operations in under 10 s.
 #
 # Usage: bench/probe.sh [N] [DELAY_MS]
@@ -46,11 +46,11 @@ url=$(cat "$work/url")
 
 start=$(date +%s.%N)
 set +e
-"$bin" probe "$work/api.yaml" --base-url "$url" --max-requests $((n * 10)) --color never > "$work/out"
+"$bin" probe "$work/api.yaml" --base-url "$url" --max-requests $((n * 11)) --color never > "$work/out"
 code=$?
 set -e
 end=$(date +%s.%N)
 tail -n 3 "$work/out"
 findings=$(grep -c '^POST .*FINDING' "$work/out" || true)
 printf '%d operations, %d requests, %s ms processing: %.2f s (exit %d, %d operations with findings)\n' \
-    "$n" "$((n * 10))" "$delay" "$(echo "$end - $start" | bc)" "$code" "$findings"
+    "$n" "$((n * 11))" "$delay" "$(echo "$end - $start" | bc)" "$code" "$findings"
