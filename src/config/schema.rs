@@ -69,10 +69,10 @@ fn setting(key: &str) -> Value {
                 {"type": "string", "pattern": any_case(PROFILES)}
             ]
         }),
+        // One glob alone is read as a list of one, as by the loader.
         "exclude" => json!({
             "description": "Documents not to lint: globs relative to this file's folder, matched \
                 against the file and each folder above it (`legacy/**`, `drafts`).",
-            "$comment": "the loader also reads one glob alone",
             "anyOf": [
                 {"type": "string", "minLength": 1},
                 {"type": "array", "items": {"type": "string", "minLength": 1}}
