@@ -37,6 +37,7 @@ pub enum Command {
     /// Show a rule's documentation: what it checks, why, an example, how to fix it.
     Explain {
         /// The rule id, e.g. `missing-idempotency-key`.
+        #[arg(value_parser = Offered(rule_ids), hide_possible_values = true)]
         rule: String,
         /// When to use colour.
         #[arg(long, value_enum, default_value_t = Color::Auto)]
@@ -49,6 +50,78 @@ pub enum Command {
     /// Run the Language Server (LSP 3.17) on standard input and output, for editors: findings
     /// as diagnostics while you type, fixes and suppressions as code actions, rule docs on hover.
     Lsp,
+    /// Print the shell's completion script (subcommands, options, rule ids and profiles).
+    Completions {
+        /// The shell: bash, zsh, fish, powershell or elvish.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page of idemlint, or of one of its commands (`man check`), as roff.
+    // Hidden: it serves packagers and the README's install steps, and `--help` lists what the
+    // tool does with an API; the page itself lists the commands.
+    #[command(hide = true)]
+    Man {
+        /// The command whose page to print (`check`, `config schema`); none: idemlint's own.
+        command: Vec<String>,
+    },
+    /// The configuration file, `.idemlint.yaml`.
+    #[command(subcommand)]
+    Config(ConfigCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Print the JSON Schema (draft-07) of `.idemlint.yaml`, for editors that complete and check
+    /// it (`schemas/idemlint.schema.json` holds the same).
+    Schema,
+}
+
+/// Any text, offering the names its function lists to shell completions. Not clap's
+/// `PossibleValuesParser`: that refuses an unknown name with clap's own message, before
+/// idemlint's, which also knows categories and says what the closest rule or profile is.
+/// `hide_possible_values` keeps the long list out of `--help` and the man page; clap still
+/// lists it when the value is missing altogether (`--select` at the end of the line).
+#[derive(Clone)]
+struct Offered(fn() -> Vec<&'static str>);
+
+impl clap::builder::TypedValueParser for Offered {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            (self.0)()
+                .into_iter()
+                .map(clap::builder::PossibleValue::new),
+        ))
+    }
+}
+
+/// What `--select` and `--ignore` take: every rule id, then every category.
+fn selectors() -> Vec<&'static str> {
+    let mut names = rule_ids();
+    names.extend(crate::catalogue::categories());
+    names
+}
+
+fn rule_ids() -> Vec<&'static str> {
+    crate::catalogue::RuleId::ALL
+        .iter()
+        .map(|r| r.as_str())
+        .collect()
+}
+
+fn profiles() -> Vec<&'static str> {
+    crate::config::PROFILES.to_vec()
 }
 
 #[derive(Debug, clap::Args)]
@@ -113,7 +186,7 @@ pub struct ProbeArgs {
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Profile: ietf (default), stripe, zalando, google-aip or azure (the mismatch status).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = Offered(profiles), hide_possible_values = true)]
     pub profile: Option<String>,
     /// Directory `$ref`s may read from (default: the current directory).
     #[arg(long, value_name = "DIR")]
@@ -142,7 +215,7 @@ pub struct ReviewArgs {
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Profile: ietf (default), stripe, zalando, google-aip or azure.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = Offered(profiles), hide_possible_values = true)]
     pub profile: Option<String>,
     /// For `-`: the name shown in the review, and where `$ref`s and the configuration are found
     /// from.
@@ -283,13 +356,15 @@ pub struct DiffArgs {
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Profile: ietf (default), stripe, zalando, google-aip or azure. Wins over `extends`.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = Offered(profiles), hide_possible_values = true)]
     pub profile: Option<String>,
     /// Only these contract-change rules (comma-separated, repeatable).
-    #[arg(long, value_name = "RULES", value_delimiter = ',')]
+    #[arg(long, value_name = "RULES", value_delimiter = ',',
+          value_parser = Offered(selectors), hide_possible_values = true)]
     pub select: Vec<String>,
     /// Not these contract-change rules (comma-separated, repeatable).
-    #[arg(long, value_name = "RULES", value_delimiter = ',')]
+    #[arg(long, value_name = "RULES", value_delimiter = ',',
+          value_parser = Offered(selectors), hide_possible_values = true)]
     pub ignore: Vec<String>,
     /// Write the report to FILE (whole or not at all) instead of standard output.
     #[arg(long, short = 'o', value_name = "FILE")]
@@ -341,15 +416,17 @@ pub struct CheckArgs {
     pub config: Option<PathBuf>,
 
     /// Profile: ietf (default), stripe, zalando, google-aip or azure. Wins over `extends`.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = Offered(profiles), hide_possible_values = true)]
     pub profile: Option<String>,
 
     /// Only these rules or categories (comma-separated, repeatable).
-    #[arg(long, value_name = "RULES", value_delimiter = ',')]
+    #[arg(long, value_name = "RULES", value_delimiter = ',',
+          value_parser = Offered(selectors), hide_possible_values = true)]
     pub select: Vec<String>,
 
     /// Not these rules or categories (comma-separated, repeatable).
-    #[arg(long, value_name = "RULES", value_delimiter = ',')]
+    #[arg(long, value_name = "RULES", value_delimiter = ',',
+          value_parser = Offered(selectors), hide_possible_values = true)]
     pub ignore: Vec<String>,
 
     /// Write the report to FILE (whole or not at all) instead of standard output.
@@ -515,6 +592,37 @@ fn run(command: Command) -> u8 {
         Command::Diff(args) => diff(args),
         Command::Lsp => crate::lsp::run(),
         Command::Probe(args) => probe(args),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            write_out(&crate::shell::completions(Cli::command(), shell))
+        }
+        Command::Man { command } => {
+            use clap::CommandFactory;
+            match crate::shell::man_page(Cli::command(), &command) {
+                Ok(page) => write_out(&page),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    EXIT_ERROR
+                }
+            }
+        }
+        Command::Config(ConfigCommand::Schema) => {
+            print(&crate::config::schema_json());
+            EXIT_OK
+        }
+    }
+}
+
+/// `bytes` on standard output; a closed pipe (`| head`) is no error worth a message.
+fn write_out(bytes: &[u8]) -> u8 {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|_| out.flush()) {
+        Ok(()) => EXIT_OK,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => EXIT_OK,
+        Err(e) => {
+            eprintln!("error: cannot write to standard output: {e}");
+            EXIT_ERROR
+        }
     }
 }
 
@@ -1403,11 +1511,21 @@ pub fn synopsis() -> String {
     const WIDTH: usize = 100;
     let cli = Cli::command();
     let mut out = String::new();
-    for cmd in cli.get_subcommands() {
-        let name = cmd.get_name();
-        if name == "help" {
+    // A group of commands (`config`) is shown as each of its commands (`config schema`).
+    let mut commands: Vec<(String, &clap::Command)> = Vec::new();
+    for cmd in cli.get_subcommands().filter(|c| !c.is_hide_set()) {
+        if cmd.get_name() == "help" {
             continue;
         }
+        if cmd.has_subcommands() {
+            for sub in cmd.get_subcommands().filter(|c| c.get_name() != "help") {
+                commands.push((format!("{} {}", cmd.get_name(), sub.get_name()), sub));
+            }
+        } else {
+            commands.push((cmd.get_name().to_string(), cmd));
+        }
+    }
+    for (name, cmd) in commands {
         let lead = format!("idemlint {name} ");
         let mut words: Vec<String> = Vec::new();
         for arg in cmd.get_positionals() {
@@ -1434,8 +1552,13 @@ pub fn synopsis() -> String {
                 Some(short) => format!("-{short}/--{long}"),
                 None => format!("--{long}"),
             };
-            let values: Vec<String> = arg
-                .get_possible_values()
+            // Rule ids and profiles are offered to completions only: they are too many to list.
+            let shown = if arg.is_hide_possible_values_set() {
+                Vec::new()
+            } else {
+                arg.get_possible_values()
+            };
+            let values: Vec<String> = shown
                 .iter()
                 .filter(|v| !v.is_hide_set())
                 .map(|v| v.get_name().to_string())

@@ -34,6 +34,7 @@ pub mod resolve;
 pub mod retry;
 pub mod review;
 pub mod rules;
+pub mod shell;
 pub mod source;
 pub mod suggest;
 pub mod suppress;

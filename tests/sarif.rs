@@ -314,3 +314,37 @@ fn a_fix_is_a_sarif_fix_and_a_json_fix() {
         common::assert_valid_sarif(&validator, &[path]);
     }
 }
+
+/// Each rule's `helpUri` is its doc as docs.rs shows this version's published package: an
+/// absolute URI, as SARIF's schema asks (`"format": "uri"`), that exists only if `rules/` is
+/// packaged, so Cargo.toml's `include` must keep it.
+#[test]
+fn every_rule_links_its_packaged_doc() {
+    let here = std::env::current_dir().unwrap();
+    let (_, v) = sarif(
+        &here,
+        "fixtures/rules/missing-idempotency-key/bad_oas30_post.yaml",
+    );
+    let rules = v["runs"][0]["tool"]["driver"]["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), idemlint::rules::RULES.len());
+    for r in rules {
+        let id = r["id"].as_str().unwrap();
+        assert_eq!(
+            r["helpUri"],
+            format!(
+                "https://docs.rs/crate/idemlint/{}/source/rules/{id}.md",
+                env!("CARGO_PKG_VERSION")
+            )
+        );
+        assert!(
+            std::path::Path::new(&format!("rules/{id}.md")).is_file(),
+            "{id}"
+        );
+    }
+    let manifest = std::fs::read_to_string("Cargo.toml").unwrap();
+    let include = manifest
+        .lines()
+        .find(|l| l.starts_with("include = "))
+        .expect("Cargo.toml lists what is packaged");
+    assert!(include.contains("\"/rules/\""), "{include}");
+}

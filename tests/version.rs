@@ -127,3 +127,79 @@ fn readme_pre_commit_rev_is_this_version() {
         assert_eq!(rev, tag, "README's pre-commit rev");
     }
 }
+
+/// The value at `path` in a JSON file (`["packages", "", "version"]`).
+fn json_at(text: &str, path: &[&str]) -> Option<String> {
+    let mut value: &serde_json::Value = &serde_json::from_str(text).ok()?;
+    for key in path {
+        value = value.get(key)?;
+    }
+    value.as_str().map(str::to_string)
+}
+
+fn package_json(text: &str) -> Option<String> {
+    json_at(text, &["version"])
+}
+
+/// npm writes the package's version twice in its lock file.
+fn package_lock(text: &str) -> Option<String> {
+    let top = json_at(text, &["version"])?;
+    let root = json_at(text, &["packages", "", "version"])?;
+    (top == root).then_some(top)
+}
+
+/// The newest entry of the changelog: its first `## [x.y.z]` heading.
+fn changelog(text: &str) -> Option<String> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("## [")?.split_once(']'))
+        .map(|(version, _)| version)
+        .find(|v| v.starts_with(|c: char| c.is_ascii_digit()))
+        .map(str::to_string)
+}
+
+/// The `tool` of the README's JSON report example.
+fn readme_report(text: &str) -> Option<String> {
+    let line = text.lines().find(|l| {
+        l.trim_start()
+            .starts_with("\"tool\": { \"name\": \"idemlint\"")
+    })?;
+    let rest = line.split("\"version\": \"").nth(1)?;
+    Some(rest.split('"').next()?.to_string())
+}
+
+/// How to find the version in a file's text; `None` when it is not where it should be.
+type Reader = fn(&str) -> Option<String>;
+
+/// Every file that names idemlint's version, and how to read it there. Cargo.toml holds the
+/// version; packages built from this crate (an npm or PyPI package) add their line here.
+const PLACES: &[(&str, Reader)] = &[
+    ("editors/vscode/package.json", package_json),
+    ("editors/vscode/package-lock.json", package_lock),
+    ("CHANGELOG.md", changelog),
+    ("README.md", readme_report),
+];
+
+#[test]
+fn every_file_naming_the_version_names_cargo_tomls() {
+    let mut problems = Vec::new();
+    for (file, read) in PLACES {
+        match std::fs::read_to_string(file).map(|text| read(&text)) {
+            Ok(Some(v)) if v == env!("CARGO_PKG_VERSION") => {}
+            Ok(Some(v)) => problems.push(format!(
+                "{file} says {v}, Cargo.toml {}",
+                env!("CARGO_PKG_VERSION")
+            )),
+            Ok(None) => problems.push(format!("{file}: no version found where it is read")),
+            Err(e) => problems.push(format!("{file}: {e}")),
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert_eq!(
+        changelog("## [Unreleased]\n## [1.2.3] - 2026-01-01\n").as_deref(),
+        Some("1.2.3")
+    );
+    assert_eq!(
+        package_lock(r#"{"version": "1.0.0", "packages": {"": {"version": "0.9.0"}}}"#),
+        None
+    );
+}

@@ -19,7 +19,7 @@ use crate::suggest::closest;
 /// The names a configuration file may have, looked for in this order.
 pub const CONFIG_NAMES: [&str; 2] = [".idemlint.yaml", ".idemlint.yml"];
 
-const TOP_KEYS: [&str; 11] = [
+pub(super) const TOP_KEYS: [&str; 11] = [
     "extends",
     "exclude",
     "rules",
@@ -32,7 +32,7 @@ const TOP_KEYS: [&str; 11] = [
     "overrides",
     "fix",
 ];
-const OVERRIDE_KEYS: [&str; 3] = ["files", "pointer", "rules"];
+pub(super) const OVERRIDE_KEYS: [&str; 3] = ["files", "pointer", "rules"];
 
 /// What a configuration sets a rule to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,9 +3,11 @@
 
 mod file;
 mod profile;
+mod schema;
 
 pub use file::{CONFIG_NAMES, Config, ConfigError, Level, Override, find_config_file};
 pub use profile::{PROFILES, apply_profile, profile_name};
+pub use schema::schema_json;
 
 use crate::vocabulary::MONEY_WORDS;
 
