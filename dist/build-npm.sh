@@ -28,6 +28,7 @@ done
 # One version: Cargo.toml's. npm/idemlint/package.json names it too (its own version and the
 # exact versions of its platform packages), so it is checked rather than rewritten.
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
+# shellcheck disable=SC2016 # the ${...} are JavaScript's template strings, not the shell's
 node -e '
 const [pkgFile, version, platform] = process.argv.slice(1);
 const pkg = require(pkgFile);
@@ -55,6 +56,7 @@ case "$platform" in win32-*) exe=idemlint.exe ;; esac
 mkdir -p "$pkg/bin"
 cp "$binary" "$pkg/bin/$exe"
 chmod 755 "$pkg/bin/$exe"
+# shellcheck disable=SC2016 # the ${...} are JavaScript's template strings, not the shell's
 node -e '
 const [dir, version, platform] = process.argv.slice(1);
 const [os, cpu] = platform.split("-");
