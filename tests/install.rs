@@ -372,25 +372,30 @@ struct ActionRun {
 }
 
 fn run_action(dir: &Path, runner: &Path, inputs: &[(&str, &str)]) -> ActionRun {
-    let outputs = runner.join("output");
-    let summary = runner.join("summary");
-    let _ = std::fs::remove_file(&outputs);
-    let _ = std::fs::remove_file(&summary);
     let bin = Path::new(binary()).parent().unwrap();
     let path = format!(
         "{}:{}",
         bin.display(),
         std::env::var("PATH").unwrap_or_default()
     );
+    let mut env = vec![("PATH", path), ("IDEMLINT_ACTION_NO_INSTALL", "1".into())];
+    env.extend(inputs.iter().map(|(k, v)| (*k, v.to_string())));
+    run_action_with(dir, runner, &env)
+}
+
+fn run_action_with(dir: &Path, runner: &Path, env: &[(&str, String)]) -> ActionRun {
+    let outputs = runner.join("output");
+    let summary = runner.join("summary");
+    let _ = std::fs::remove_file(&outputs);
+    let _ = std::fs::remove_file(&summary);
     let mut cmd = Command::new("bash");
     cmd.arg(repo().join("dist/action/run.sh"))
         .current_dir(dir)
-        .env("PATH", path)
-        .env("IDEMLINT_ACTION_NO_INSTALL", "1")
+        .env_remove("IDEMLINT_ACTION_NO_INSTALL")
         .env("GITHUB_OUTPUT", &outputs)
         .env("GITHUB_STEP_SUMMARY", &summary)
         .env("INPUT_SARIF_FILE", runner.join("idemlint.sarif"));
-    for (name, value) in inputs {
+    for (name, value) in env {
         cmd.env(name, value);
     }
     let out = run(&mut cmd);
@@ -565,6 +570,51 @@ fn the_action_with_a_base_fails_only_on_new_findings() {
         run.stdout
             .contains("::error file=examples/payments-api.yaml,line=79,")
     );
+}
+
+/// The action's own install step: a virtualenv in RUNNER_TEMP and `pip install
+/// idemlint==VERSION`, here from the built wheel's folder instead of PyPI (PIP_NO_INDEX,
+/// PIP_FIND_LINKS: pip's own settings, which the step passes through), so it runs offline.
+#[test]
+fn the_action_installs_the_wheel_with_pip_and_puts_it_on_the_jobs_path() {
+    let Some(wheel) = wheel() else { return };
+    if !python_venv_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("examples")).unwrap();
+    std::fs::copy(repo().join(EXAMPLE), dir.path().join(EXAMPLE)).unwrap();
+    let runner = tempfile::tempdir().unwrap();
+    let job_path = runner.path().join("path");
+    let env = [
+        ("RUNNER_TEMP", runner.path().display().to_string()),
+        ("GITHUB_PATH", job_path.display().to_string()),
+        ("PIP_NO_INDEX", "1".into()),
+        (
+            "PIP_FIND_LINKS",
+            wheel.parent().unwrap().display().to_string(),
+        ),
+        ("INPUT_VERSION", VERSION.into()),
+        ("INPUT_PATHS", "examples/".into()),
+    ];
+    let start = Instant::now();
+    let run = run_action_with(dir.path(), runner.path(), &env);
+    eprintln!(
+        "the action's run with its install (virtualenv, pip) took {:.2?}",
+        start.elapsed()
+    );
+    assert_eq!(run.status, Some(1), "{}{}", run.stdout, run.stderr);
+    let gate = cargo_built(dir.path(), &["check", "examples/", "--format", "github"]);
+    assert_eq!(
+        run.stdout,
+        format!("idemlint {VERSION}\n{}", text(&gate.stdout))
+    );
+    let venv_bin = runner.path().join("idemlint-venv/bin");
+    assert_eq!(
+        std::fs::read_to_string(&job_path).unwrap(),
+        format!("{}\n", venv_bin.display())
+    );
+    assert!(venv_bin.join("idemlint").is_file());
 }
 
 #[test]
