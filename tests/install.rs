@@ -307,6 +307,63 @@ fn npx_without_the_platform_package_says_which_to_install() {
     );
 }
 
+/// The children of process `pid`, from /proc.
+#[cfg(target_os = "linux")]
+fn children(pid: u32) -> Vec<i32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|child| {
+            // `pid (name) state ppid ...`: the name may hold spaces, so read after its `)`.
+            std::fs::read_to_string(format!("/proc/{child}/stat")).is_ok_and(|stat| {
+                stat.rsplit_once(") ")
+                    .and_then(|(_, rest)| rest.split(' ').nth(1)?.parse::<u32>().ok())
+                    == Some(pid)
+            })
+        })
+        .collect()
+}
+
+/// A binary killed by a signal makes the launcher die of the same signal, as the binary run
+/// directly would (a shell prints the same, `$?` is the same 128 + N).
+#[cfg(target_os = "linux")]
+#[test]
+fn the_npm_launcher_dies_of_the_signal_that_killed_the_binary() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    if !npm_available() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let (main, platform) = npm_tarballs();
+    npm_install(tmp.path(), &[main.as_path(), platform.as_path()]);
+    // `idemlint lsp` waits on its standard input, which stays open: a process to kill.
+    let mut launcher = Command::new("node")
+        .arg(tmp.path().join("node_modules/idemlint/bin/idemlint.js"))
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let binary = loop {
+        if let [child] = children(launcher.id())[..] {
+            break child;
+        }
+        assert!(
+            start.elapsed().as_secs() < 20,
+            "the launcher started no binary"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert_eq!(unsafe { libc::kill(binary, libc::SIGTERM) }, 0);
+    let status = launcher.wait().unwrap();
+    assert_eq!(status.signal(), Some(libc::SIGTERM), "{status:?}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Release workflow and npm platforms
 
