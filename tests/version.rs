@@ -167,6 +167,23 @@ fn readme_report(text: &str) -> Option<String> {
     Some(rest.split('"').next()?.to_string())
 }
 
+/// The version every `idemlint==X` pin (pip, pre-commit) and `idemlint@vX` Action reference of
+/// the README names: `None` when there is none, or when two disagree.
+fn readme_pins(text: &str) -> Option<String> {
+    let mut found: Vec<&str> = Vec::new();
+    for marker in ["idemlint==", "/idemlint@v"] {
+        for (at, _) in text.match_indices(marker) {
+            let rest = &text[at + marker.len()..];
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '-'))
+                .unwrap_or(rest.len());
+            found.push(&rest[..end]);
+        }
+    }
+    let first = *found.first()?;
+    found.iter().all(|v| *v == first).then(|| first.to_string())
+}
+
 /// How to find the version in a file's text; `None` when it is not where it should be.
 type Reader = fn(&str) -> Option<String>;
 
@@ -177,6 +194,8 @@ const PLACES: &[(&str, Reader)] = &[
     ("editors/vscode/package-lock.json", package_lock),
     ("CHANGELOG.md", changelog),
     ("README.md", readme_report),
+    ("README.md", readme_pins),
+    ("npm/idemlint/package.json", package_json),
 ];
 
 #[test]
@@ -202,4 +221,9 @@ fn every_file_naming_the_version_names_cargo_tomls() {
         package_lock(r#"{"version": "1.0.0", "packages": {"": {"version": "0.9.0"}}}"#),
         None
     );
+    assert_eq!(
+        readme_pins("pip install idemlint==1.2.3\nuses: o/idemlint@v1.2.3\n").as_deref(),
+        Some("1.2.3")
+    );
+    assert_eq!(readme_pins("idemlint==1.2.3 and idemlint==1.2.4"), None);
 }

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Builds the npm packages of idemlint into dist/npm/: the main package `idemlint` (the JS shim
+# of npm/idemlint/) and the platform package holding one binary, `@idemlint/cli-<platform>`,
+# each as a directory and as the tarball `npm pack` makes of it.
+#
+#   dist/build-npm.sh [--binary PATH] [--platform PLATFORM] [--out DIR]
+#
+# PLATFORM is Node's `${process.platform}-${process.arch}` (linux-x64, darwin-arm64, win32-x64,
+# ...), by default this machine's; PATH defaults to the release build of this machine. The
+# release workflow runs this once per platform with the binary it cross-built. DIR (default
+# dist/npm) is emptied first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+binary="${CARGO_TARGET_DIR:-target}/release/idemlint"
+platform=""
+out=dist/npm
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --binary) binary="${2:?--binary needs a path}"; shift 2 ;;
+        --platform) platform="${2:?--platform needs a name}"; shift 2 ;;
+        --out) out="${2:?--out needs a directory}"; shift 2 ;;
+        *) echo "usage: dist/build-npm.sh [--binary PATH] [--platform PLATFORM] [--out DIR]" >&2; exit 2 ;;
+    esac
+done
+[ -n "$platform" ] || platform=$(node -p 'process.platform + "-" + process.arch')
+[ -f "$binary" ] || { echo "no binary at $binary: build it first (cargo build --release)" >&2; exit 1; }
+
+# One version: Cargo.toml's. npm/idemlint/package.json names it too (its own version and the
+# exact versions of its platform packages), so it is checked rather than rewritten.
+version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
+# shellcheck disable=SC2016 # the ${...} are JavaScript's template strings, not the shell's
+node -e '
+const [pkgFile, version, platform] = process.argv.slice(1);
+const pkg = require(pkgFile);
+const wrong = [];
+if (pkg.version !== version) wrong.push(`version is ${pkg.version}`);
+for (const [name, v] of Object.entries(pkg.optionalDependencies))
+  if (v !== version) wrong.push(`optionalDependencies.${name} is ${v}`);
+if (!(`@idemlint/cli-${platform}` in pkg.optionalDependencies))
+  wrong.push(`optionalDependencies has no @idemlint/cli-${platform}`);
+if (wrong.length) {
+  console.error(`npm/idemlint/package.json does not match Cargo.toml (${version}): ${wrong.join("; ")}`);
+  process.exit(1);
+}' "$PWD/npm/idemlint/package.json" "$version" "$platform"
+
+rm -rf "$out"
+mkdir -p "$out"
+cp -R npm/idemlint "$out/idemlint"
+cp README.md "$out/idemlint/README.md"
+
+# The platform package: the binary and a package.json whose os/cpu make npm install it only
+# where it runs.
+pkg="$out/cli-$platform"
+exe=idemlint
+case "$platform" in win32-*) exe=idemlint.exe ;; esac
+mkdir -p "$pkg/bin"
+cp "$binary" "$pkg/bin/$exe"
+chmod 755 "$pkg/bin/$exe"
+# shellcheck disable=SC2016 # the ${...} are JavaScript's template strings, not the shell's
+node -e '
+const [dir, version, platform] = process.argv.slice(1);
+const [os, cpu] = platform.split("-");
+const pkg = {
+  name: `@idemlint/cli-${platform}`,
+  version,
+  description: `The ${platform} binary of idemlint; install the \`idemlint\` package instead`,
+  license: "MIT",
+  os: [os],
+  cpu: [cpu],
+  files: ["bin"],
+  // Yarn PnP: keep the binary on disk, where it can be executed.
+  preferUnplugged: true,
+};
+require("fs").writeFileSync(`${dir}/package.json`, JSON.stringify(pkg, null, 2) + "\n");
+' "$pkg" "$version" "$platform"
+
+for dir in "$out/idemlint" "$pkg"; do
+    (cd "$dir" && npm pack --silent --pack-destination ..) >/dev/null
+done
+ls "$out"/*.tgz

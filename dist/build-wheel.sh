@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Builds the PyPI wheel of idemlint (the binary, no Python code) into dist/wheels/.
+#
+#   dist/build-wheel.sh              release profile, as published
+#   dist/build-wheel.sh --profile P  another cargo profile (CI's quicker dev build, for tests)
+#
+# maturin comes from PATH, else from a virtualenv this script makes in target/maturin-venv
+# (pip, PyPI), so nothing is installed outside the build directory. The cargo build reuses
+# CARGO_TARGET_DIR (default target/), so a wheel after `cargo build --release` only links.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+profile=release
+case "${1:-}" in
+    --profile) profile="${2:?--profile needs a cargo profile name}" ;;
+    "") ;;
+    *) echo "usage: dist/build-wheel.sh [--profile PROFILE]" >&2; exit 2 ;;
+esac
+target="${CARGO_TARGET_DIR:-target}"
+maturin=$(command -v maturin || true)
+if [ -z "$maturin" ]; then
+    venv="$target/maturin-venv"
+    if [ ! -x "$venv/bin/maturin" ]; then
+        python3 -m venv "$venv"
+        "$venv/bin/pip" install --quiet --disable-pip-version-check 'maturin>=1.5,<2.0'
+    fi
+    maturin="$venv/bin/maturin"
+fi
+rm -rf dist/wheels
+# --locked: the wheel holds the dependencies Cargo.lock names, as `cargo install --locked`.
+# maturin checks the binary's glibc symbols and tags the wheel with the oldest manylinux it fits.
+"$maturin" build --locked --profile "$profile" --out dist/wheels
+ls dist/wheels/*.whl

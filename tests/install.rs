@@ -1,0 +1,762 @@
+//! The ways to install idemlint without a Rust toolchain, each run as a user would and compared
+//! byte for byte with the binary cargo built for this test run:
+//!
+//! - the PyPI wheel (`dist/build-wheel.sh`, which `.ci/run` runs before the tests: a release
+//!   compile here would not fit CI's time) installed with pip into a fresh virtualenv;
+//! - the npm packages (`dist/build-npm.sh` around the binary under test) installed from their
+//!   tarballs, offline, and run with `npx`;
+//! - the GitHub Action's script (`dist/action/run.sh`) with the runner's files in a temporary
+//!   folder;
+//! - the pre-commit hook of README's "Install" that installs the wheel (`language: python`);
+//! - the release workflow's platforms against the npm packages'.
+//!
+//! A test whose tool (Python, npm, pre-commit, git) or built wheel is missing says so and skips.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use idemlint::limits::Limits;
+use idemlint::source::{Format, Node, SourceFile};
+
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+const EXAMPLE: &str = "examples/payments-api.yaml";
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn binary() -> &'static str {
+    env!("CARGO_BIN_EXE_idemlint")
+}
+
+fn works(program: &str, args: &[&str]) -> bool {
+    Command::new(program)
+        .args(args)
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn run(cmd: &mut Command) -> Output {
+    cmd.output()
+        .unwrap_or_else(|e| panic!("could not run {cmd:?}: {e}"))
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// What a user sees of a run: exit code, standard output and standard error, all compared.
+fn assert_same_run(what: &str, got: &Output, want: &Output) {
+    assert_eq!(
+        got.status.code(),
+        want.status.code(),
+        "{what}: exit code\n{}{}",
+        text(&got.stdout),
+        text(&got.stderr)
+    );
+    assert_eq!(
+        text(&got.stdout),
+        text(&want.stdout),
+        "{what}: standard output"
+    );
+    assert_eq!(
+        text(&got.stderr),
+        text(&want.stderr),
+        "{what}: standard error"
+    );
+}
+
+/// The binary cargo built, run in `dir` with `args`.
+fn cargo_built(dir: &Path, args: &[&str]) -> Output {
+    run(Command::new(binary()).current_dir(dir).args(args))
+}
+
+/// A parsed YAML file of the repository, through idemlint's own loader (as tests/hooks.rs).
+fn yaml(path: &str) -> Node {
+    let text = std::fs::read_to_string(repo().join(path)).unwrap();
+    let file = SourceFile::new(path.into(), path.into(), text, Format::Yaml);
+    file.parse(&Limits::default())
+        .unwrap_or_else(|e| panic!("{path}: {e:?}"))
+        .root
+}
+
+fn scalar(node: &Node, key: &str) -> String {
+    node.get(key)
+        .and_then(Node::scalar_text)
+        .unwrap_or_else(|| panic!("no scalar `{key}`"))
+        .to_string()
+}
+
+// ---------------------------------------------------------------------------------------------
+// PyPI wheel
+
+/// The wheel `dist/build-wheel.sh` built for this version, if there is one.
+fn wheel() -> Option<PathBuf> {
+    let dir = repo().join("dist/wheels");
+    let prefix = format!("idemlint-{VERSION}-");
+    let found = std::fs::read_dir(&dir).ok().and_then(|entries| {
+        entries.filter_map(Result::ok).map(|e| e.path()).find(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(&prefix) && n.ends_with(".whl"))
+        })
+    });
+    if found.is_none() {
+        eprintln!(
+            "skipped: no idemlint-{VERSION} wheel in dist/wheels (dist/build-wheel.sh builds it; \
+             .ci/run does before the tests)"
+        );
+    }
+    found
+}
+
+fn python_venv_available() -> bool {
+    if works("python3", &["-m", "venv", "--help"]) {
+        return true;
+    }
+    eprintln!("skipped: no python3 with the venv module");
+    false
+}
+
+#[test]
+fn the_wheel_installs_into_a_fresh_virtualenv_and_checks_the_example_as_cargo_does() {
+    let Some(wheel) = wheel() else { return };
+    if !python_venv_available() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let venv = tmp.path().join("venv");
+    let out = run(Command::new("python3").args(["-m", "venv"]).arg(&venv));
+    assert!(out.status.success(), "{out:?}");
+
+    // Only the wheel, from its file: no index is asked (`--no-index`), nothing else comes.
+    let start = Instant::now();
+    let out = run(Command::new(venv.join("bin/pip"))
+        .args([
+            "install",
+            "--no-index",
+            "--disable-pip-version-check",
+            "--quiet",
+        ])
+        .arg(&wheel));
+    let took = start.elapsed();
+    assert!(out.status.success(), "pip install: {out:?}");
+    eprintln!("pip install of {} took {took:.2?}", wheel.display());
+    // The aim is under 10 s; the bound leaves room for a loaded CI machine so the test is not
+    // flaky, and still catches an install that compiles (minutes).
+    assert!(took.as_secs() < 60, "pip install took {took:?}");
+
+    // The script pip put on the venv's PATH is the binary itself, not a Python wrapper.
+    let installed = venv.join("bin/idemlint");
+    let installed = installed.to_str().unwrap();
+    let version = run(Command::new(installed).arg("--version"));
+    assert_eq!(text(&version.stdout), format!("idemlint {VERSION}\n"));
+    assert_same_run("--version", &version, &cargo_built(repo(), &["--version"]));
+    let check = run(Command::new(installed)
+        .current_dir(repo())
+        .args(["check", EXAMPLE]));
+    assert_eq!(check.status.code(), Some(1), "{check:?}");
+    assert_same_run(
+        "check of the example (a wheel built from older sources differs: dist/build-wheel.sh)",
+        &check,
+        &cargo_built(repo(), &["check", EXAMPLE]),
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// npm
+
+fn npm_available() -> bool {
+    if works("npm", &["--version"]) && works("node", &["--version"]) {
+        return true;
+    }
+    eprintln!("skipped: no npm and node");
+    false
+}
+
+fn node_platform() -> String {
+    let out = run(Command::new("node").args(["-p", "process.platform + '-' + process.arch"]));
+    text(&out.stdout).trim().to_string()
+}
+
+/// `dist/build-npm.sh` around the binary under test: the two tarballs, built once for the tests
+/// of this file. The test build's binary has its debug info (200 MB and more), which makes
+/// `npm pack` and `npm install` slow; the packages get a stripped copy, which runs the same.
+fn npm_tarballs() -> &'static (PathBuf, PathBuf) {
+    static TARBALLS: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
+    TARBALLS.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("npm-packages");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let copy = dir.join("idemlint");
+        std::fs::copy(binary(), &copy).unwrap();
+        if !works("strip", &["--strip-debug", copy.to_str().unwrap()]) {
+            eprintln!("note: no `strip`: the npm packages hold the binary with its debug info");
+        }
+        let out = dir.join("out");
+        let built = run(Command::new("bash")
+            .arg(repo().join("dist/build-npm.sh"))
+            .arg("--binary")
+            .arg(&copy)
+            .arg("--out")
+            .arg(&out));
+        assert!(built.status.success(), "dist/build-npm.sh: {built:?}");
+        let platform = node_platform();
+        (
+            out.join(format!("idemlint-{VERSION}.tgz")),
+            out.join(format!("idemlint-cli-{platform}-{VERSION}.tgz")),
+        )
+    })
+}
+
+/// A new npm project in `dir` with `tarballs` installed, offline: an empty cache of its own, so
+/// nothing can come from the registry or from what an earlier install left.
+fn npm_install(dir: &Path, tarballs: &[&Path]) -> std::time::Duration {
+    std::fs::write(dir.join("package.json"), "{\"private\": true}\n").unwrap();
+    let start = Instant::now();
+    let out = run(Command::new("npm")
+        .current_dir(dir)
+        .args(["install", "--offline", "--no-audit", "--no-fund"])
+        .arg("--cache")
+        .arg(dir.join(".npm-cache"))
+        .args(tarballs));
+    let took = start.elapsed();
+    assert!(out.status.success(), "npm install: {out:?}");
+    took
+}
+
+fn npx(dir: &Path, args: &[&str]) -> Output {
+    run(Command::new("npx")
+        .current_dir(dir)
+        .args(["--offline", "idemlint"])
+        .args(args))
+}
+
+#[test]
+fn npx_runs_the_platform_package_binary_with_the_same_output_and_exit_code() {
+    if !npm_available() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let (main, platform) = npm_tarballs();
+    let project = tmp.path().join("project");
+    std::fs::create_dir_all(project.join("examples")).unwrap();
+    std::fs::copy(repo().join(EXAMPLE), project.join(EXAMPLE)).unwrap();
+
+    // Both tarballs in one install: the main package's optional dependency on this platform's
+    // package is met by the tarball; the other platforms' are skipped, as on a user's machine.
+    let took = npm_install(&project, &[main.as_path(), platform.as_path()]);
+    eprintln!("npm install of the two tarballs took {took:.2?}");
+
+    let start = Instant::now();
+    let version = npx(&project, &["--version"]);
+    eprintln!("npx idemlint --version took {:.2?}", start.elapsed());
+    assert_eq!(text(&version.stdout), format!("idemlint {VERSION}\n"));
+    assert_same_run(
+        "--version",
+        &version,
+        &cargo_built(&project, &["--version"]),
+    );
+
+    let check = npx(&project, &["check", EXAMPLE]);
+    assert_eq!(check.status.code(), Some(1), "{check:?}");
+    assert_same_run(
+        "check of the example",
+        &check,
+        &cargo_built(&project, &["check", EXAMPLE]),
+    );
+    // Exit code 0 passes through as well as 1.
+    let passing = npx(&project, &["check", EXAMPLE, "--fail-on", "never", "-q"]);
+    assert_same_run(
+        "--fail-on never",
+        &passing,
+        &cargo_built(&project, &["check", EXAMPLE, "--fail-on", "never", "-q"]),
+    );
+    assert_eq!(passing.status.code(), Some(0));
+}
+
+#[test]
+fn npx_without_the_platform_package_says_which_to_install() {
+    if !npm_available() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let (main, _) = npm_tarballs();
+    let project = tmp.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    // The main package alone, as `npm install --omit=optional` leaves it.
+    npm_install(&project, &[main.as_path()]);
+    let out = npx(&project, &["--version"]);
+    let platform = text(
+        &run(Command::new("node").args(["-p", "process.platform + '-' + process.arch"])).stdout,
+    )
+    .trim()
+    .to_string();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(text(&out.stdout), "");
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "idemlint: the package @idemlint/cli-{platform}, which holds the binary for \
+             {platform}, is not installed; optional dependencies may have been left out \
+             (`--omit=optional`, `--no-optional`): install it with `npm install \
+             @idemlint/cli-{platform}`\n"
+        )
+    );
+}
+
+/// The children of process `pid`, from /proc.
+#[cfg(target_os = "linux")]
+fn children(pid: u32) -> Vec<i32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|child| {
+            // `pid (name) state ppid ...`: the name may hold spaces, so read after its `)`.
+            std::fs::read_to_string(format!("/proc/{child}/stat")).is_ok_and(|stat| {
+                stat.rsplit_once(") ")
+                    .and_then(|(_, rest)| rest.split(' ').nth(1)?.parse::<u32>().ok())
+                    == Some(pid)
+            })
+        })
+        .collect()
+}
+
+/// A binary killed by a signal makes the launcher die of the same signal, as the binary run
+/// directly would (a shell prints the same, `$?` is the same 128 + N).
+#[cfg(target_os = "linux")]
+#[test]
+fn the_npm_launcher_dies_of_the_signal_that_killed_the_binary() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    if !npm_available() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let (main, platform) = npm_tarballs();
+    npm_install(tmp.path(), &[main.as_path(), platform.as_path()]);
+    // `idemlint lsp` waits on its standard input, which stays open: a process to kill.
+    let mut launcher = Command::new("node")
+        .arg(tmp.path().join("node_modules/idemlint/bin/idemlint.js"))
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let binary = loop {
+        if let [child] = children(launcher.id())[..] {
+            break child;
+        }
+        assert!(
+            start.elapsed().as_secs() < 20,
+            "the launcher started no binary"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert_eq!(unsafe { libc::kill(binary, libc::SIGTERM) }, 0);
+    let status = launcher.wait().unwrap();
+    assert_eq!(status.signal(), Some(libc::SIGTERM), "{status:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Release workflow and npm platforms
+
+/// The platforms `npm/idemlint/package.json` depends on, `bin/idemlint.js` knows, and the
+/// release workflow builds, are one list.
+#[test]
+fn the_release_builds_every_platform_the_npm_package_names() {
+    let package: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join("npm/idemlint/package.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(package["version"], VERSION, "npm/idemlint/package.json");
+    let mut dependencies: Vec<String> = package["optionalDependencies"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(name, version)| {
+            assert_eq!(version, VERSION, "npm/idemlint/package.json: {name}");
+            name.strip_prefix("@idemlint/cli-")
+                .unwrap_or_else(|| panic!("{name} is not @idemlint/cli-<platform>"))
+                .to_string()
+        })
+        .collect();
+    dependencies.sort();
+
+    let shim = std::fs::read_to_string(repo().join("npm/idemlint/bin/idemlint.js")).unwrap();
+    let mut known: Vec<String> = shim
+        .lines()
+        .filter_map(|l| {
+            let (platform, package) = l.trim().split_once(": ")?;
+            let platform = platform.trim_matches('"');
+            (package == format!("\"@idemlint/cli-{platform}\",")).then(|| platform.to_string())
+        })
+        .collect();
+    known.sort();
+    assert_eq!(known, dependencies, "bin/idemlint.js's PLATFORMS");
+
+    let workflow = yaml(".github/workflows/release.yml");
+    let matrix = workflow
+        .get("jobs")
+        .and_then(|j| j.get("build"))
+        .and_then(|b| b.get("strategy"))
+        .and_then(|s| s.get("matrix"))
+        .and_then(|m| m.get("include"))
+        .expect("jobs.build.strategy.matrix.include");
+    let mut built: Vec<String> = matrix.items().iter().map(|m| scalar(m, "npm")).collect();
+    built.sort();
+    assert_eq!(built, dependencies, "release.yml's build matrix");
+}
+
+// ---------------------------------------------------------------------------------------------
+// GitHub Action
+
+/// A run of `dist/action/run.sh` as the composite action runs it: inputs as `INPUT_*`
+/// variables, the runner's files in `runner`, and the binary under test first on PATH
+/// (IDEMLINT_ACTION_NO_INSTALL=1 skips the pip install, which needs PyPI and a release).
+struct ActionRun {
+    status: Option<i32>,
+    stdout: String,
+    stderr: String,
+    outputs: String,
+    summary: String,
+}
+
+fn run_action(dir: &Path, runner: &Path, inputs: &[(&str, &str)]) -> ActionRun {
+    let bin = Path::new(binary()).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut env = vec![("PATH", path), ("IDEMLINT_ACTION_NO_INSTALL", "1".into())];
+    env.extend(inputs.iter().map(|(k, v)| (*k, v.to_string())));
+    run_action_with(dir, runner, &env)
+}
+
+fn run_action_with(dir: &Path, runner: &Path, env: &[(&str, String)]) -> ActionRun {
+    let outputs = runner.join("output");
+    let summary = runner.join("summary");
+    let _ = std::fs::remove_file(&outputs);
+    let _ = std::fs::remove_file(&summary);
+    let mut cmd = Command::new("bash");
+    cmd.arg(repo().join("dist/action/run.sh"))
+        .current_dir(dir)
+        .env_remove("IDEMLINT_ACTION_NO_INSTALL")
+        .env("GITHUB_OUTPUT", &outputs)
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .env("INPUT_SARIF_FILE", runner.join("idemlint.sarif"));
+    for (name, value) in env {
+        cmd.env(name, value);
+    }
+    let out = run(&mut cmd);
+    let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();
+    ActionRun {
+        status: out.status.code(),
+        stdout: text(&out.stdout),
+        stderr: text(&out.stderr),
+        outputs: read(&outputs),
+        summary: read(&summary),
+    }
+}
+
+/// Every input of action.yml reaches the script as its INPUT_ variable, and the script reads it.
+#[test]
+fn the_action_passes_each_input_to_its_script() {
+    let action = yaml("action.yml");
+    let script = std::fs::read_to_string(repo().join("dist/action/run.sh")).unwrap();
+    let steps = action.get("runs").and_then(|r| r.get("steps")).unwrap();
+    let step = &steps.items()[0];
+    assert_eq!(
+        scalar(step, "run"),
+        "bash \"$GITHUB_ACTION_PATH/dist/action/run.sh\""
+    );
+    let env = step.get("env").expect("the step's env");
+    let inputs = action.get("inputs").unwrap();
+    let names: Vec<String> = inputs
+        .entries()
+        .iter()
+        .map(|e| e.key.text.to_string())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "paths",
+            "format",
+            "fail-on",
+            "base",
+            "version",
+            "sarif-file"
+        ]
+    );
+    for name in &names {
+        let variable = format!("INPUT_{}", name.to_uppercase().replace('-', "_"));
+        assert_eq!(scalar(env, &variable), format!("${{{{ inputs.{name} }}}}"));
+        assert!(
+            script.contains(&format!("${{{variable}:-")),
+            "run.sh reads {variable}"
+        );
+    }
+}
+
+fn sarif_results(path: &Path) -> usize {
+    let sarif: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(sarif["version"], "2.1.0");
+    sarif["runs"][0]["results"].as_array().unwrap().len()
+}
+
+#[test]
+fn the_action_writes_sarif_annotations_and_the_review_and_fails_on_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("examples")).unwrap();
+    std::fs::copy(repo().join(EXAMPLE), dir.path().join(EXAMPLE)).unwrap();
+    let runner = tempfile::tempdir().unwrap();
+    let run = run_action(dir.path(), runner.path(), &[("INPUT_PATHS", "examples/")]);
+
+    assert_eq!(run.status, Some(1), "{}{}", run.stdout, run.stderr);
+    // The log: the version installed, then the annotations exactly as `--format github` prints.
+    let gate = cargo_built(dir.path(), &["check", "examples/", "--format", "github"]);
+    assert_eq!(
+        run.stdout,
+        format!("idemlint {VERSION}\n{}", text(&gate.stdout))
+    );
+    assert!(
+        run.stdout.contains(
+            "::error file=examples/payments-api.yaml,line=79,col=5,endLine=79,endColumn=9,\
+             title=idemlint missing-idempotency-key::POST /refunds moves money"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("::warning file=examples/payments-api.yaml,line=110,col=5,"),
+        "{}",
+        run.stdout
+    );
+    // The output names the SARIF file, which holds every finding.
+    let sarif = runner.path().join("idemlint.sarif");
+    assert_eq!(run.outputs, format!("sarif-file={}\n", sarif.display()));
+    assert_eq!(sarif_results(&sarif), text(&gate.stdout).lines().count());
+    // The job summary is the Markdown review.
+    let review = cargo_built(dir.path(), &["review", "examples/"]);
+    assert_eq!(run.summary, text(&review.stdout));
+    assert!(
+        run.summary
+            .starts_with("## Idempotency review: Acme Payments"),
+        "{}",
+        run.summary
+    );
+
+    // fail-on never: the same report, and the step passes.
+    let run = run_action(
+        dir.path(),
+        runner.path(),
+        &[("INPUT_PATHS", "examples/"), ("INPUT_FAIL_ON", "never")],
+    );
+    assert_eq!(run.status, Some(0), "{}", run.stdout);
+    assert!(run.stdout.contains("::error file="), "{}", run.stdout);
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = run(Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(args));
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+}
+
+#[test]
+fn the_action_with_a_base_fails_only_on_new_findings() {
+    if !works("git", &["--version"]) {
+        eprintln!("skipped: no git");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    git(dir, &["init", "-q", "-b", "main"]);
+    std::fs::write(dir.join("README.md"), "A service.\n").unwrap();
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "before the API"]);
+    std::fs::create_dir_all(dir.join("examples")).unwrap();
+    std::fs::copy(repo().join(EXAMPLE), dir.join(EXAMPLE)).unwrap();
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "the API"]);
+    let runner = tempfile::tempdir().unwrap();
+
+    // Nothing changed since HEAD: the example's errors are old, so the step passes and
+    // annotates nothing; the summary is the review of the (empty) change.
+    let inputs = [("INPUT_PATHS", "examples/"), ("INPUT_BASE", "HEAD")];
+    let run = run_action(dir, runner.path(), &inputs);
+    assert_eq!(run.status, Some(0), "{}{}", run.stdout, run.stderr);
+    assert_eq!(run.stdout, format!("idemlint {VERSION}\n"));
+    let review = cargo_built(dir, &["review", "examples/", "--base", "HEAD"]);
+    assert_eq!(run.summary, text(&review.stdout));
+    // The SARIF is still every finding (code scanning compares with the base itself).
+    let all = cargo_built(dir, &["check", "examples/", "--format", "github"]);
+    let sarif = runner.path().join("idemlint.sarif");
+    assert_eq!(sarif_results(&sarif), text(&all.stdout).lines().count());
+
+    // Against the commit before the API, every finding is new: the step fails on them.
+    let inputs = [("INPUT_PATHS", "examples/"), ("INPUT_BASE", "HEAD~1")];
+    let run = run_action(dir, runner.path(), &inputs);
+    assert_eq!(run.status, Some(1), "{}{}", run.stdout, run.stderr);
+    let gate = cargo_built(
+        dir,
+        &[
+            "check",
+            "examples/",
+            "--base",
+            "HEAD~1",
+            "--format",
+            "github",
+        ],
+    );
+    assert_eq!(
+        run.stdout,
+        format!("idemlint {VERSION}\n{}", text(&gate.stdout))
+    );
+    assert!(
+        run.stdout
+            .contains("::error file=examples/payments-api.yaml,line=79,")
+    );
+}
+
+/// The action's own install step: a virtualenv in RUNNER_TEMP and `pip install
+/// idemlint==VERSION`, here from the built wheel's folder instead of PyPI (PIP_NO_INDEX,
+/// PIP_FIND_LINKS: pip's own settings, which the step passes through), so it runs offline.
+#[test]
+fn the_action_installs_the_wheel_with_pip_and_puts_it_on_the_jobs_path() {
+    let Some(wheel) = wheel() else { return };
+    if !python_venv_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("examples")).unwrap();
+    std::fs::copy(repo().join(EXAMPLE), dir.path().join(EXAMPLE)).unwrap();
+    let runner = tempfile::tempdir().unwrap();
+    let job_path = runner.path().join("path");
+    let env = [
+        ("RUNNER_TEMP", runner.path().display().to_string()),
+        ("GITHUB_PATH", job_path.display().to_string()),
+        ("PIP_NO_INDEX", "1".into()),
+        (
+            "PIP_FIND_LINKS",
+            wheel.parent().unwrap().display().to_string(),
+        ),
+        ("INPUT_VERSION", VERSION.into()),
+        ("INPUT_PATHS", "examples/".into()),
+    ];
+    let start = Instant::now();
+    let run = run_action_with(dir.path(), runner.path(), &env);
+    eprintln!(
+        "the action's run with its install (virtualenv, pip) took {:.2?}",
+        start.elapsed()
+    );
+    assert_eq!(run.status, Some(1), "{}{}", run.stdout, run.stderr);
+    let gate = cargo_built(dir.path(), &["check", "examples/", "--format", "github"]);
+    assert_eq!(
+        run.stdout,
+        format!("idemlint {VERSION}\n{}", text(&gate.stdout))
+    );
+    let venv_bin = runner.path().join("idemlint-venv/bin");
+    assert_eq!(
+        std::fs::read_to_string(&job_path).unwrap(),
+        format!("{}\n", venv_bin.display())
+    );
+    assert!(venv_bin.join("idemlint").is_file());
+}
+
+#[test]
+fn the_action_fails_when_a_path_holds_no_openapi_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let runner = tempfile::tempdir().unwrap();
+    let run = run_action(dir.path(), runner.path(), &[("INPUT_PATHS", "api/")]);
+    // A wrong path in CI must not pass: exit 2, as `idemlint check` gives.
+    assert_eq!(run.status, Some(2), "{}{}", run.stdout, run.stderr);
+}
+
+// ---------------------------------------------------------------------------------------------
+// pre-commit with the wheel
+
+/// README's pre-commit configuration that installs the PyPI wheel (`language: python`).
+fn readme_python_hook() -> String {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    readme
+        .split("```yaml\n")
+        .skip(1)
+        .map(|block| block.split("```").next().unwrap())
+        .find(|block| block.contains("language: python"))
+        .expect("README shows a pre-commit hook with `language: python`")
+        .to_string()
+}
+
+#[test]
+fn the_readme_python_hook_pins_this_version() {
+    let config = readme_python_hook();
+    assert!(
+        config.contains(&format!("additional_dependencies: [idemlint=={VERSION}]")),
+        "README's python hook should pin idemlint=={VERSION}:\n{config}"
+    );
+    // Its settings are the repository hook's (tests/hooks.rs tests those on real files).
+    let hooks = std::fs::read_to_string(repo().join(".pre-commit-hooks.yaml")).unwrap();
+    for line in [
+        "entry: idemlint check --skip-non-openapi",
+        "types_or: [yaml, json]",
+        "require_serial: true",
+    ] {
+        assert!(config.contains(line), "README's python hook lacks `{line}`");
+        assert!(
+            hooks.contains(line),
+            ".pre-commit-hooks.yaml lacks `{line}`"
+        );
+    }
+}
+
+#[test]
+fn the_readme_python_hook_installs_the_wheel_and_reports_the_example() {
+    let Some(wheel) = wheel() else { return };
+    if !works("pre-commit", &["--version"]) {
+        eprintln!("skipped: pre-commit is not installed (.ci/run installs it from PyPI)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    git(dir, &["init", "-q", "-b", "main"]);
+    std::fs::create_dir_all(dir.join("examples")).unwrap();
+    std::fs::copy(repo().join(EXAMPLE), dir.join(EXAMPLE)).unwrap();
+    std::fs::write(dir.join(".pre-commit-config.yaml"), readme_python_hook()).unwrap();
+    git(dir, &["add", "-A"]);
+    // pre-commit makes the hook's virtualenv and pip-installs `idemlint==VERSION` into it: from
+    // the built wheel's folder, never an index, so the test is offline and tests this build.
+    // With it pip installs the placeholder package pre-commit writes for a local hook (a
+    // setup.py), which pip would build in an isolated environment with setuptools fetched from
+    // the index; PIP_NO_BUILD_ISOLATION=0 (pip's spelling of --no-build-isolation) builds it with
+    // the setuptools virtualenv put in the hook's environment instead. Online, neither is needed.
+    let start = Instant::now();
+    let out = run(Command::new("pre-commit")
+        .current_dir(dir)
+        .env("PRE_COMMIT_HOME", dir.join(".pre-commit-home"))
+        .env("PIP_NO_INDEX", "1")
+        .env("PIP_FIND_LINKS", wheel.parent().unwrap())
+        .env("PIP_NO_BUILD_ISOLATION", "0")
+        .args(["run", "--color", "never", "--all-files"]));
+    eprintln!(
+        "pre-commit's first run (virtualenv, wheel install, hook) took {:.2?}",
+        start.elapsed()
+    );
+    let shown = text(&out.stdout) + &text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{shown}");
+    // What the hook printed is what the binary prints on the files pre-commit passed.
+    let direct = cargo_built(dir, &["check", "--skip-non-openapi", EXAMPLE]);
+    assert_eq!(direct.status.code(), Some(1));
+    assert!(shown.contains(&text(&direct.stdout)), "{shown}");
+    assert!(shown.contains("idemlint"), "{shown}");
+}
