@@ -638,6 +638,15 @@ fn probe(args: ProbeArgs) -> u8 {
             return EXIT_ERROR;
         }
     };
+    if args.spec.is_dir() {
+        // (One document: its operations' findings are reported at its own lines.)
+        eprintln!(
+            "error: {} is a folder; probe takes one OpenAPI document (the file whose `paths` \
+             the server implements)",
+            args.spec.display()
+        );
+        return EXIT_ERROR;
+    }
     if args.dry_run && args.format != Format::Text {
         eprintln!(
             "error: --dry-run prints its plan as text; drop --format {} (nothing is judged, so \
@@ -755,12 +764,16 @@ fn probe(args: ProbeArgs) -> u8 {
     }
     let mut probed = probed;
     let probed = probed.remove(0);
-    if !probed.unmatched.is_empty() {
-        for op in &probed.unmatched {
+    if !probed.unmatched.is_empty() || !probed.unmatched_data.is_empty() {
+        let flags = probed.unmatched.iter().map(|op| ("--operation", op));
+        let data = probed.unmatched_data.iter().map(|op| ("--data", op));
+        for (flag, op) in flags.chain(data) {
             let hint = crate::suggest::closest(op, probed.operations.iter().map(String::as_str))
                 .map(|c| format!(" (did you mean `{c}`?)"))
                 .unwrap_or_default();
-            eprintln!("error: --operation `{op}` names no operation of the spec{hint}");
+            eprintln!(
+                "error: {flag} `{op}` names no operation of the spec{hint}; nothing was sent"
+            );
         }
         return EXIT_ERROR;
     }
@@ -826,6 +839,18 @@ fn probe(args: ProbeArgs) -> u8 {
         eprintln!(
             "error: no check could be judged ({} not judged: the summary's notes say why)",
             report::plural(not_judged, "check")
+        );
+        return EXIT_ERROR;
+    }
+    if judged == 0 {
+        // (Every operation skipped, or none with a check to run: a green run would say the
+        // server was tested.)
+        let skipped = probed.rows.iter().filter(|r| r.skipped.is_some()).count();
+        eprintln!(
+            "error: nothing was probed: of {}, {skipped} skipped and {} with no check that \
+             applies (the summary says which)",
+            report::plural(probed.rows.len(), "operation"),
+            probed.rows.len() - skipped
         );
         return EXIT_ERROR;
     }

@@ -1146,3 +1146,107 @@ fn check_leaves_a_suppression_of_a_runtime_rule_alone() {
         "{before}"
     );
 }
+
+#[test]
+fn what_a_spec_or_its_arguments_cannot_send_is_said_and_nothing_else_goes_out() {
+    let (dir, spec) = spec();
+    // One document: a folder is refused.
+    let out = probe(dir.path(), "http://127.0.0.1:9", &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("is a folder; probe takes one OpenAPI document")
+    );
+    // A misspelt --data is an error, as a misspelt --operation is.
+    let out = probe(
+        &spec,
+        "http://127.0.0.1:9",
+        &["--dry-run", "--data", r#"creatOrder={"sku": "X"}"#],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: --data `creatOrder` names no operation of the spec (did you mean `createOrder`?); nothing was sent\n"
+    );
+    // A --header naming the key is left out: the probe's own keys go, and none at all where the
+    // request without one is the point.
+    let out = probe(
+        &spec,
+        "http://127.0.0.1:9",
+        &["--dry-run", "--header", "idempotency-key: mine"],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("mine"), "{text}");
+    // A path with what a URI cannot hold is encoded; a +json media type is sent as itself.
+    let odd = dir.path().join("odd.yaml");
+    std::fs::write(
+        &odd,
+        SPEC.replace("  /orders:\n", "  /my orders:\n")
+            .replace("          application/json:\n            schema:\n              type: object\n              required: [sku, quantity]", "          application/vnd.api+json:\n            schema:\n              type: object\n              required: [sku, quantity]"),
+    )
+    .unwrap();
+    let out = probe(&odd, "http://127.0.0.1:9", &["--dry-run"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "POST http://127.0.0.1:9/my%20orders  Content-Type: application/vnd.api+json"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_run_that_probes_nothing_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("api.yaml");
+    std::fs::write(
+        &spec,
+        SPEC.replace("application/json:\n            schema:\n              type: object\n              required: [sku, quantity]", "multipart/form-data:\n            schema:\n              type: object\n              required: [sku, quantity]"),
+    )
+    .unwrap();
+    let server = server(Bug::None);
+    let out = probe(&spec, &url(&server), &["--format", "json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("error: nothing was probed: of 2 operations, 1 skipped and 1 with no check that applies (the summary says which)\n"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // (One connection, the check that the server is there, with no request on it.)
+    assert_eq!(server.connections.load(Ordering::SeqCst), 1);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"findings\": []"));
+}
+
+#[test]
+fn a_server_slower_than_the_timeout_is_not_judged_rather_than_found() {
+    // A correct server whose work takes longer than --timeout: the concurrent retries get 409
+    // while the original is still working; that is right, and nothing else can be judged.
+    let (_dir, spec) = spec();
+    let server = start("127.0.0.1", Bug::None, Duration::from_millis(2500)).unwrap();
+    let out = probe(
+        &spec,
+        &url(&server),
+        &["--timeout", "1", "--format", "json"],
+    );
+    assert_eq!(rules_found(&out), Vec::<String>::new());
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_rule_turned_off_sends_nothing() {
+    let (dir, spec) = spec();
+    let config = dir.path().join("idemlint.yaml");
+    std::fs::write(&config, "rules:\n  key-reuse-accepted: off\n").unwrap();
+    let server = server(Bug::ReuseAccepted);
+    let out = probe(
+        &spec,
+        &url(&server),
+        &["--config", config.to_str().unwrap()],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    // The key-reuse check's two requests are not sent.
+    assert!(text.contains("9 requests sent"), "{text}");
+    assert!(!text.contains("FINDING"), "{text}");
+}

@@ -288,6 +288,11 @@ impl Client {
             // Not the environment's HTTP(S)_PROXY: requests go to the base URL's host only.
             .proxy(None)
             .user_agent(concat!("idemlint-probe/", env!("CARGO_PKG_VERSION")))
+            // A fresh connection for every request: a request written onto a kept-alive
+            // connection the server has since closed would break, and a broken connection
+            // after the request was written is judged as the server's doing.
+            .max_idle_connections(0)
+            .max_idle_connections_per_host(0)
             .build();
         let agent = ureq::Agent::with_parts(
             config,
@@ -575,11 +580,10 @@ pub fn is_secret(name: &str, key_header: Option<&str>) -> bool {
         return false;
     }
     let n = name.to_ascii_lowercase();
-    matches!(
-        n.as_str(),
-        "authorization" | "proxy-authorization" | "cookie" | "set-cookie"
-    ) || n.ends_with("-key")
-        || n.ends_with("apikey")
+    // (Names as APIs spell them: `X-Authorization`, `api_key`, `X-Api-Key`, `apikey`.)
+    matches!(n.as_str(), "cookie" | "set-cookie")
+        || n.contains("authorization")
+        || n.ends_with("key")
         || [
             "token",
             "secret",
@@ -798,6 +802,10 @@ mod tests {
             "X-Api-Key",
             "X-Auth-Token",
             "Client-Secret",
+            "api_key",
+            "apikey",
+            "X-Authorization",
+            "Proxy-Authorization",
         ] {
             assert!(is_secret(name, Some("Idempotency-Key")), "{name}");
         }

@@ -99,6 +99,8 @@ pub struct Probed {
     pub plan: String,
     /// `--operation`s that name no operation of the spec.
     pub unmatched: Vec<String>,
+    /// `--data`s whose operation is none of the spec's.
+    pub unmatched_data: Vec<String>,
     /// The spec's operations as `--operation` names them (operationIds, `METHOD PATH`s), for a
     /// "did you mean".
     pub operations: Vec<String>,
@@ -124,6 +126,13 @@ pub fn run(
     out.unmatched = opts
         .operations
         .iter()
+        .filter(|s| !api.operations.iter().any(|op| plan::selects(s, op)))
+        .cloned()
+        .collect();
+    out.unmatched_data = opts
+        .data
+        .iter()
+        .map(|(s, _)| s)
         .filter(|s| !api.operations.iter().any(|op| plan::selects(s, op)))
         .cloned()
         .collect();
@@ -185,6 +194,14 @@ pub fn run(
         let mut key_ignored = false;
         for check in CHECKS {
             if check.rule == RuleId::DuplicateCreated && !opts.unkeyed {
+                continue;
+            }
+            // (A rule turned off sends nothing: its requests are real writes.)
+            if linted.config.levels.get(check.rule.as_str()) == Some(&crate::config::Level::Off) {
+                row.cells.push((
+                    check.rule,
+                    Cell::NotApplicable("turned off in the configuration".into()),
+                ));
                 continue;
             }
             // (Its own fresh `format: uuid` body fields.)

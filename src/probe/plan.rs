@@ -59,13 +59,6 @@ pub enum Encoding {
 }
 
 impl Encoding {
-    fn content_type(self) -> &'static str {
-        match self {
-            Encoding::Json => "application/json",
-            Encoding::Form => "application/x-www-form-urlencoded",
-        }
-    }
-
     fn write(self, body: &Value) -> Vec<u8> {
         match self {
             Encoding::Json => serde_json::to_vec(body).unwrap_or_default(),
@@ -84,6 +77,9 @@ pub struct OperationPlan {
     pub body: Option<Value>,
     /// How `body` is sent.
     pub encoding: Encoding,
+    /// Its `Content-Type`: the spec's media type (`application/vnd.api+json` is not
+    /// `application/json` to a JSON:API server).
+    pub content_type: String,
     pub key: Option<KeyPlace>,
     /// The spec marks the key `required`.
     pub key_required: bool,
@@ -153,8 +149,7 @@ impl OperationPlan {
                 .iter()
                 .any(|(n, _)| n.eq_ignore_ascii_case("content-type"))
         {
-            let kind = self.encoding.content_type();
-            headers.push(("Content-Type".to_string(), kind.to_string()));
+            headers.push(("Content-Type".to_string(), self.content_type.clone()));
         }
         Request {
             method: self.method,
@@ -281,8 +276,15 @@ pub fn plan(
             "its path `{path}` has a parameter the spec does not declare"
         ));
     }
-    headers.extend(opts.headers.iter().cloned());
-    let mut url = format!("{}{path}", opts.base);
+    // (A --header naming the key is left out: the probe sends its own keys, and none at all
+    // to see what a request without one gets.)
+    headers.extend(
+        opts.headers
+            .iter()
+            .filter(|(n, _)| !key_name.is_some_and(|k| k.eq_ignore_ascii_case(n)))
+            .cloned(),
+    );
+    let mut url = format!("{}{}", opts.base, encode_path(&path));
     if !query.is_empty() {
         url.push('?');
         url.push_str(&query.join("&"));
@@ -295,7 +297,7 @@ pub fn plan(
         .find(|(sel, _)| selects(sel, op))
         .map(|(_, v)| v.clone());
     let fresh_uuids = given.is_none();
-    let (body, encoding, described) = body(bundle, op, given)?;
+    let (body, encoding, described, content_type) = body(bundle, op, given)?;
     if matches!(key, Some(KeyPlace::Field(_))) && !matches!(body, Some(Value::Object(_))) {
         return Err("its key is a body field, and its body is not an object".into());
     }
@@ -326,6 +328,7 @@ pub fn plan(
         headers,
         body,
         encoding,
+        content_type,
         key,
         key_required,
         duplicates_matter: of.duplicates_matter(),
@@ -352,9 +355,10 @@ fn body<'o, 'a>(
     bundle: &'a Bundle,
     op: &'o Operation<'a>,
     given: Option<Value>,
-) -> Result<(Option<Value>, Encoding, Described<'o, 'a>), String> {
+) -> Result<(Option<Value>, Encoding, Described<'o, 'a>, String), String> {
+    const JSON: &str = "application/json";
     let Some(rb) = &op.request_body else {
-        return Ok((given, Encoding::Json, Described::Nothing));
+        return Ok((given, Encoding::Json, Described::Nothing, JSON.into()));
     };
     let essence = |m: &&crate::model::MediaType<'_>| media_essence(m.media_type);
     let json = rb.content.iter().find(|m| {
@@ -370,7 +374,7 @@ fn body<'o, 'a>(
         (Some(m), _) => (m, Encoding::Json),
         (None, Some(m)) => (m, Encoding::Form),
         (None, None) if rb.content.is_empty() && rb.form_fields.is_empty() => {
-            return Ok((given, Encoding::Json, Described::Nothing));
+            return Ok((given, Encoding::Json, Described::Nothing, JSON.into()));
         }
         (None, None) => {
             let kinds: Vec<&str> = rb.content.iter().map(|m| m.media_type).collect();
@@ -385,6 +389,7 @@ fn body<'o, 'a>(
             ));
         }
     };
+    let content_type = media.media_type.to_string();
     let described = match media.schema {
         _ if encoding == Encoding::Form && !rb.form_fields.is_empty() => {
             Described::FormFields(&rb.form_fields)
@@ -399,7 +404,7 @@ fn body<'o, 'a>(
                 media.media_type
             ));
         }
-        return Ok((Some(v), encoding, described));
+        return Ok((Some(v), encoding, described, content_type));
     }
     if let Described::FormFields(fields) = described {
         let mut map = serde_json::Map::new();
@@ -420,7 +425,7 @@ fn body<'o, 'a>(
                 .unwrap_or(Value::String(String::new()));
             map.insert(f.name.to_string(), value);
         }
-        return Ok((Some(Value::Object(map)), encoding, described));
+        return Ok((Some(Value::Object(map)), encoding, described, content_type));
     }
     let node = rb.node.and_then(|n| {
         let n = bundle.deref(n);
@@ -442,7 +447,7 @@ fn body<'o, 'a>(
             media.media_type
         ));
     }
-    Ok((Some(value), encoding, described))
+    Ok((Some(value), encoding, described, content_type))
 }
 
 /// `body` as `application/x-www-form-urlencoded`: see [`Encoding::Form`].
@@ -575,6 +580,20 @@ fn parameter_value(bundle: &Bundle, p: &crate::model::Parameter<'_>) -> Option<S
     }
 }
 
+/// A path as a URI path: what RFC 3986 §3.3 allows in one is kept (the parameters' values are
+/// already encoded), any other byte (a space, `"`, `<`, non-ASCII) percent-encoded.
+fn encode_path(path: &str) -> String {
+    let mut out = String::new();
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/%".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 /// Percent-encodes what is not unreserved (RFC 3986 §2.3).
 fn encode(s: &str) -> String {
     let mut out = String::new();
@@ -607,5 +626,14 @@ mod tests {
              &note=&tags=a%20b&tags=c%26d"
         );
         assert_eq!(form_encoded(&serde_json::json!({})), "");
+    }
+
+    #[test]
+    fn a_path_is_sent_with_what_a_uri_path_cannot_hold_encoded() {
+        assert_eq!(
+            encode_path("/my orders/\"x\"/<é>"),
+            "/my%20orders/%22x%22/%3C%C3%A9%3E"
+        );
+        assert_eq!(encode_path("/a:b@c/d;e=f/%20"), "/a:b@c/d;e=f/%20");
     }
 }

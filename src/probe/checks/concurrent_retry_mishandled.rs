@@ -28,6 +28,18 @@ fn judge(plan: &OperationPlan, _: &Settings<'_>, exchanges: &[Vec<Exchange>]) ->
     }
     let all = exchanges.first().map_or(&[][..], Vec::as_slice);
     let n = all.len();
+    // (Nothing answered: a server that cannot be talked to, or a response the client cannot
+    // read, says nothing of concurrency.)
+    if all.iter().all(|x| x.response.is_err())
+        && let Some(Err(e)) = all.first().map(|x| &x.response)
+    {
+        return Verdict::NotJudged(format!(
+            "none of the {n} got a response ({})",
+            super::no_answer(e)
+        ));
+    }
+    let responses: Vec<_> = all.iter().filter_map(Exchange::ok).collect();
+    let successes: Vec<_> = responses.iter().filter(|r| r.success()).copied().collect();
     let mut problems = Vec::new();
     let broken = all
         .iter()
@@ -40,10 +52,17 @@ fn judge(plan: &OperationPlan, _: &Settings<'_>, exchanges: &[Vec<Exchange>]) ->
         .iter()
         .filter(|x| matches!(x.response, Err(Failure::Timeout)))
         .count();
-    if hung > 0 {
+    // A request that hangs while another one succeeded is a retry the server left waiting;
+    // with no success, the one doing the work may simply take longer than --timeout.
+    if hung > 0 && !successes.is_empty() {
         problems.push(format!("{hung} got no answer within --timeout"));
     }
-    let responses: Vec<_> = all.iter().filter_map(Exchange::ok).collect();
+    if hung > 0 && successes.is_empty() && problems.is_empty() {
+        return Verdict::NotJudged(format!(
+            "{hung} of the {n} got no answer within --timeout and none succeeded: the work may \
+             take longer than --timeout"
+        ));
+    }
     let mut server_errors: Vec<u16> = responses
         .iter()
         .map(|r| r.status)
@@ -59,7 +78,6 @@ fn judge(plan: &OperationPlan, _: &Settings<'_>, exchanges: &[Vec<Exchange>]) ->
             statuses.join(" or ")
         ));
     }
-    let successes: Vec<_> = responses.iter().filter(|r| r.success()).copied().collect();
     let mut resources: Vec<String> = resources(&successes).unwrap_or_default();
     resources.sort();
     resources.dedup();

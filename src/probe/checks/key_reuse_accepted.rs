@@ -87,8 +87,9 @@ fn number(v: &Value, r: &FieldRule) -> Option<Value> {
     }
     let fits = |n: f64| r.minimum.is_none_or(|m| n >= m) && r.maximum.is_none_or(|m| n <= m);
     if let Some(n) = v.as_i64() {
-        return [n + 1, n - 1]
+        return [n.checked_add(1), n.checked_sub(1)]
             .into_iter()
+            .flatten()
             .find(|n| fits(*n as f64))
             .map(Value::from);
     }
@@ -154,5 +155,23 @@ fn judge(plan: &OperationPlan, _: &Settings<'_>, exchanges: &[Vec<Exchange>]) ->
             no_answer(e)
         )),
         None => Verdict::NotJudged("the second request was not sent".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_number_at_the_end_of_its_type_is_changed_the_other_way() {
+        let any = FieldRule::default();
+        assert_eq!(
+            number(&Value::from(i64::MAX), &any),
+            Some(Value::from(i64::MAX - 1))
+        );
+        assert_eq!(
+            number(&Value::from(i64::MIN), &any),
+            Some(Value::from(i64::MIN + 1))
+        );
     }
 }
