@@ -1001,6 +1001,7 @@ paths:
         - {name: sku, in: formData, required: true, type: string, enum: [ABC-1, XYZ-9]}
         - {name: quantity, in: formData, required: true, type: integer, minimum: 1}
         - {name: note, in: formData, type: string}
+        - {name: tags, in: formData, required: true, type: array, minItems: 2, collectionFormat: pipes, items: {type: string, enum: [red]}}
       responses:
         '201': {description: Created. A retry with the same key gets this response again.}
         '400': {description: The Idempotency-Key header is missing or malformed.}
@@ -1028,7 +1029,9 @@ fn form_bodies_are_sent_form_encoded_and_probed() {
     let out = probe(&v2, "http://127.0.0.1:9", &["--dry-run"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("Content-Type: application/x-www-form-urlencoded  quantity=1&sku=ABC-1"),
+        text.contains(
+            "Content-Type: application/x-www-form-urlencoded  quantity=1&sku=ABC-1&tags=red%7Cred\n"
+        ),
         "{text}"
     );
     // A correct server finds nothing; one that accepts a reused key, that finding only (the
@@ -1063,10 +1066,7 @@ fn form_bodies_are_sent_form_encoded_and_probed() {
         ],
     );
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        text.contains("quantity=3&sku=XYZ-9&tags=a&tags=b"),
-        "{text}"
-    );
+    assert!(text.contains("quantity=3&sku=XYZ-9&tags=a%7Cb"), "{text}");
     let out = probe(
         &v2,
         "http://127.0.0.1:9",

@@ -77,6 +77,10 @@ pub struct OperationPlan {
     pub body: Option<Value>,
     /// How `body` is sent.
     pub encoding: Encoding,
+    /// Swagger 2.0 `formData` arrays sent as one value, with the separator their
+    /// `collectionFormat` names (`csv`, the default, `ssv`, `tsv`, `pipes`; `multi` is
+    /// repeated pairs, as a 3.x form sends an array).
+    pub joined: Vec<(String, &'static str)>,
     /// Its `Content-Type`: the spec's media type (`application/vnd.api+json` is not
     /// `application/json` to a JSON:API server).
     pub content_type: String,
@@ -155,7 +159,23 @@ impl OperationPlan {
             method: self.method,
             url: self.url.clone(),
             headers,
-            body: body.map(|b| self.encoding.write(&b)),
+            body: body.map(|mut b| {
+                if let Value::Object(map) = &mut b {
+                    for (field, separator) in &self.joined {
+                        if let Some(Value::Array(items)) = map.get(field) {
+                            let text: Vec<String> = items
+                                .iter()
+                                .map(|v| match v {
+                                    Value::String(s) => s.clone(),
+                                    v => v.to_string(),
+                                })
+                                .collect();
+                            map.insert(field.clone(), Value::String(text.join(separator)));
+                        }
+                    }
+                }
+                self.encoding.write(&b)
+            }),
         }
     }
 
@@ -328,6 +348,10 @@ pub fn plan(
         headers,
         body,
         encoding,
+        joined: match described {
+            Described::FormFields(list) => list.iter().filter_map(joined).collect(),
+            _ => Vec::new(),
+        },
         content_type,
         key,
         key_required,
@@ -448,6 +472,25 @@ fn body<'o, 'a>(
         ));
     }
     Ok((Some(value), encoding, described, content_type))
+}
+
+/// A Swagger 2.0 array form field's separator, unless it is sent as repeated pairs (`multi`).
+fn joined(field: &crate::model::Parameter<'_>) -> Option<(String, &'static str)> {
+    let node = field.node.node;
+    if node.get("type").and_then(crate::source::Node::as_str) != Some("array") {
+        return None;
+    }
+    let format = node
+        .get("collectionFormat")
+        .and_then(crate::source::Node::as_str);
+    let separator = match format.unwrap_or("csv") {
+        "multi" => return None,
+        "ssv" => " ",
+        "tsv" => "\t",
+        "pipes" => "|",
+        _ => ",",
+    };
+    Some((field.name.to_string(), separator))
 }
 
 /// `body` as `application/x-www-form-urlencoded`: see [`Encoding::Form`].

@@ -16,6 +16,8 @@ fn escape(s: &str) -> String {
             '\'' => out.push_str("&apos;"),
             // XML 1.0 has no place for most control characters.
             c if c.is_control() && !matches!(c, '\n' | '\t') => out.push(' '),
+            // Nor for these two noncharacters (a server's or a spec's bytes may hold them).
+            '\u{FFFE}' | '\u{FFFF}' => out.push('\u{FFFD}'),
             c => out.push(c),
         }
     }
@@ -157,4 +159,17 @@ fn same_tree(doc: &str, file: &str) -> bool {
         .parent()
         .unwrap_or(std::path::Path::new(""));
     file == doc || std::path::Path::new(file).starts_with(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn what_xml_cannot_hold_is_replaced() {
+        assert_eq!(
+            escape("a\u{1}b\u{FFFE}c\u{FFFF}<d>\te\n"),
+            "a b\u{FFFD}c\u{FFFD}&lt;d&gt;\te\n"
+        );
+    }
 }
