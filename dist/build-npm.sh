@@ -8,20 +8,30 @@
 # PLATFORM is Node's `${process.platform}-${process.arch}` (linux-x64, darwin-arm64, win32-x64,
 # ...), by default this machine's; PATH defaults to the release build of this machine. The
 # release workflow runs this once per platform with the binary it cross-built. DIR (default
-# dist/npm) is emptied first.
+# dist/npm) is emptied first. URL, the source repository, goes into both package.json files:
+# npm's provenance needs it to match the repository that publishes.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-binary="${CARGO_TARGET_DIR:-target}/release/idemlint"
+usage="usage: dist/build-npm.sh [--binary PATH] [--platform PLATFORM] [--out DIR] [--repository URL]"
+binary=""
 platform=""
-out=dist/npm
+out=""
+repository=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --binary) binary="${2:?--binary needs a path}"; shift 2 ;;
         --platform) platform="${2:?--platform needs a name}"; shift 2 ;;
         --out) out="${2:?--out needs a directory}"; shift 2 ;;
-        *) echo "usage: dist/build-npm.sh [--binary PATH] [--platform PLATFORM] [--out DIR]" >&2; exit 2 ;;
+        --repository) repository="${2:?--repository needs a URL}"; shift 2 ;;
+        *) echo "$usage" >&2; exit 2 ;;
     esac
 done
+# Paths given are relative to where the script was run from, not to the repository.
+absolute() { case "$1" in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$PWD" "$1" ;; esac; }
+[ -z "$binary" ] || binary=$(absolute "$binary")
+[ -z "$out" ] || out=$(absolute "$out")
+cd "$(dirname "$0")/.."
+[ -n "$binary" ] || binary="${CARGO_TARGET_DIR:-target}/release/idemlint"
+[ -n "$out" ] || out=dist/npm
 [ -n "$platform" ] || platform=$(node -p 'process.platform + "-" + process.arch')
 [ -f "$binary" ] || { echo "no binary at $binary: build it first (cargo build --release)" >&2; exit 1; }
 
@@ -46,7 +56,7 @@ if (wrong.length) {
 rm -rf "$out"
 mkdir -p "$out"
 cp -R npm/idemlint "$out/idemlint"
-cp README.md "$out/idemlint/README.md"
+cp README.md LICENSE "$out/idemlint/"
 
 # The platform package: the binary and a package.json whose os/cpu make npm install it only
 # where it runs.
@@ -54,11 +64,13 @@ pkg="$out/cli-$platform"
 exe=idemlint
 case "$platform" in win32-*) exe=idemlint.exe ;; esac
 mkdir -p "$pkg/bin"
+cp LICENSE "$pkg/"
 cp "$binary" "$pkg/bin/$exe"
 chmod 755 "$pkg/bin/$exe"
 # shellcheck disable=SC2016 # the ${...} are JavaScript's template strings, not the shell's
 node -e '
-const [dir, version, platform] = process.argv.slice(1);
+const fs = require("fs");
+const [dir, main, version, platform, repository] = process.argv.slice(1);
 const [os, cpu] = platform.split("-");
 const pkg = {
   name: `@idemlint/cli-${platform}`,
@@ -67,12 +79,20 @@ const pkg = {
   license: "MIT",
   os: [os],
   cpu: [cpu],
+  // The Linux binaries are built against glibc: npm leaves them out on musl (Alpine), where
+  // they would not start, and the launcher says what to do instead.
+  ...(os === "linux" ? { libc: ["glibc"] } : {}),
   files: ["bin"],
   // Yarn PnP: keep the binary on disk, where it can be executed.
   preferUnplugged: true,
 };
-require("fs").writeFileSync(`${dir}/package.json`, JSON.stringify(pkg, null, 2) + "\n");
-' "$pkg" "$version" "$platform"
+for (const [file, data] of [[`${dir}/package.json`, pkg], [`${main}/package.json`, null]]) {
+  if (!data && !repository) continue;
+  const json = data || JSON.parse(fs.readFileSync(file, "utf8"));
+  if (repository) json.repository = { type: "git", url: `git+${repository}.git` };
+  fs.writeFileSync(file, JSON.stringify(json, null, 2) + "\n");
+}
+' "$pkg" "$out/idemlint" "$version" "$platform" "$repository"
 
 for dir in "$out/idemlint" "$pkg"; do
     (cd "$dir" && npm pack --silent --pack-destination ..) >/dev/null

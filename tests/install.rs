@@ -112,11 +112,21 @@ fn wheel() -> Option<PathBuf> {
     found
 }
 
+/// Debian's python3 has `venv` without `ensurepip` (python3-venv adds it), and then cannot make
+/// a virtualenv with pip in it.
 fn python_venv_available() -> bool {
-    if works("python3", &["-m", "venv", "--help"]) {
+    if works("python3", &["-c", "import venv, ensurepip"]) {
         return true;
     }
-    eprintln!("skipped: no python3 with the venv module");
+    eprintln!("skipped: no python3 with the venv and ensurepip modules (Debian: python3-venv)");
+    false
+}
+
+fn git_available() -> bool {
+    if works("git", &["--version"]) {
+        return true;
+    }
+    eprintln!("skipped: no git");
     false
 }
 
@@ -144,6 +154,15 @@ fn the_wheel_installs_into_a_fresh_virtualenv_and_checks_the_example_as_cargo_do
     let took = start.elapsed();
     assert!(out.status.success(), "pip install: {out:?}");
     eprintln!("pip install of {} took {took:.2?}", wheel.display());
+    // The wheel carries the license, as PyPI packages should.
+    let listing = run(Command::new("python3")
+        .args(["-m", "zipfile", "-l"])
+        .arg(&wheel));
+    assert!(
+        text(&listing.stdout).contains(&format!("idemlint-{VERSION}.dist-info/licenses/LICENSE")),
+        "{}",
+        text(&listing.stdout)
+    );
     // The aim is under 10 s; the bound leaves room for a loaded CI machine so the test is not
     // flaky, and still catches an install that compiles (minutes).
     assert!(took.as_secs() < 60, "pip install took {took:?}");
@@ -165,15 +184,92 @@ fn the_wheel_installs_into_a_fresh_virtualenv_and_checks_the_example_as_cargo_do
     );
 }
 
+/// `pipx run idemlint` and `uvx idemlint` of README's "Install": each makes a throwaway
+/// environment, installs the wheel and runs it. Here the wheel is named by its file (`--spec`,
+/// `--from`) and nothing asks an index, so the test is offline and runs this build.
+fn run_with_tool(tool: &str) {
+    let Some(wheel) = wheel() else { return };
+    let found = std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+        .map(|dir| dir.join(tool))
+        .find(|p| p.is_file());
+    let Some(program) = found else {
+        eprintln!("skipped: {tool} is not installed (.ci/run installs it from PyPI)");
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path();
+    let command = |args: &[&str]| {
+        let mut cmd = Command::new(&program);
+        cmd.current_dir(repo())
+            // Their homes and caches in the temporary folder: nothing is reused or left behind.
+            .env("PIPX_HOME", home.join("pipx"))
+            .env("PIPX_BIN_DIR", home.join("bin"))
+            .env("UV_CACHE_DIR", home.join("uv-cache"))
+            .env("UV_TOOL_DIR", home.join("uv-tools"))
+            .env("PIP_NO_INDEX", "1")
+            .env("UV_OFFLINE", "1");
+        if tool == "pipx" {
+            cmd.args(["run", "--spec"]).arg(&wheel).arg("idemlint");
+        } else {
+            cmd.arg("--from").arg(&wheel).arg("idemlint");
+        }
+        run(cmd.args(args))
+    };
+    let start = Instant::now();
+    let version = command(&["--version"]);
+    eprintln!(
+        "{tool} idemlint --version (first run) took {:.2?}",
+        start.elapsed()
+    );
+    assert_eq!(
+        text(&version.stdout),
+        format!("idemlint {VERSION}\n"),
+        "{tool}: {version:?}"
+    );
+    let check = command(&["check", EXAMPLE]);
+    let want = cargo_built(repo(), &["check", EXAMPLE]);
+    // The tools say what they set up on standard error; what idemlint says is all of stdout.
+    assert_eq!(check.status.code(), want.status.code(), "{tool}: {check:?}");
+    assert_eq!(
+        text(&check.stdout),
+        text(&want.stdout),
+        "{tool}: standard output"
+    );
+    assert!(
+        text(&check.stderr).ends_with(&text(&want.stderr)),
+        "{tool}: standard error\n{}",
+        text(&check.stderr)
+    );
+}
+
+#[test]
+fn pipx_run_installs_the_wheel_and_checks_the_example_as_cargo_does() {
+    run_with_tool("pipx");
+}
+
+#[test]
+fn uvx_installs_the_wheel_and_checks_the_example_as_cargo_does() {
+    run_with_tool("uvx");
+}
+
 // ---------------------------------------------------------------------------------------------
 // npm
 
+/// npm and node, on a platform the npm package has a binary for.
 fn npm_available() -> bool {
-    if works("npm", &["--version"]) && works("node", &["--version"]) {
-        return true;
+    if !(works("npm", &["--version"]) && works("node", &["--version"])) {
+        eprintln!("skipped: no npm and node");
+        return false;
     }
-    eprintln!("skipped: no npm and node");
-    false
+    let platform = node_platform();
+    let package = std::fs::read_to_string(repo().join("npm/idemlint/package.json")).unwrap();
+    if !package.contains(&format!("\"@idemlint/cli-{platform}\"")) {
+        eprintln!("skipped: the npm package has no binary for this platform, {platform}");
+        return false;
+    }
+    true
 }
 
 fn node_platform() -> String {
@@ -181,27 +277,35 @@ fn node_platform() -> String {
     text(&out.stdout).trim().to_string()
 }
 
+/// The binary under test without its debug info (200 MB and more), which would make `npm pack`
+/// and `npm install` slow; it runs the same. Made once, in `dir`.
+fn stripped_binary(dir: &Path) -> PathBuf {
+    let copy = dir.join("idemlint");
+    if !copy.exists() {
+        let part = dir.join("idemlint.part");
+        std::fs::copy(binary(), &part).unwrap();
+        if !works("strip", &["--strip-debug", part.to_str().unwrap()]) {
+            eprintln!("note: no `strip`: the npm packages hold the binary with its debug info");
+        }
+        std::fs::rename(&part, &copy).unwrap();
+    }
+    copy
+}
+
 /// `dist/build-npm.sh` around the binary under test: the two tarballs, built once for the tests
-/// of this file. The test build's binary has its debug info (200 MB and more), which makes
-/// `npm pack` and `npm install` slow; the packages get a stripped copy, which runs the same.
+/// of this file. Its paths are given relative to the folder it is run from, as a user would.
 fn npm_tarballs() -> &'static (PathBuf, PathBuf) {
     static TARBALLS: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
     TARBALLS.get_or_init(|| {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("npm-packages");
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        let copy = dir.join("idemlint");
-        std::fs::copy(binary(), &copy).unwrap();
-        if !works("strip", &["--strip-debug", copy.to_str().unwrap()]) {
-            eprintln!("note: no `strip`: the npm packages hold the binary with its debug info");
-        }
+        stripped_binary(&dir);
         let out = dir.join("out");
         let built = run(Command::new("bash")
+            .current_dir(&dir)
             .arg(repo().join("dist/build-npm.sh"))
-            .arg("--binary")
-            .arg(&copy)
-            .arg("--out")
-            .arg(&out));
+            .args(["--binary", "idemlint", "--out", "out"]));
         assert!(built.status.success(), "dist/build-npm.sh: {built:?}");
         let platform = node_platform();
         (
@@ -362,6 +466,127 @@ fn the_npm_launcher_dies_of_the_signal_that_killed_the_binary() {
     assert_eq!(unsafe { libc::kill(binary, libc::SIGTERM) }, 0);
     let status = launcher.wait().unwrap();
     assert_eq!(status.signal(), Some(libc::SIGTERM), "{status:?}");
+}
+
+/// A signal sent to the launcher (a CI runner cancelling the job, `kill`) goes on to the binary,
+/// which ends of it; the launcher waits for that and dies of the same signal, leaving nothing
+/// running.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_npm_launcher_passes_a_signal_it_gets_on_to_the_binary() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    if !npm_available() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let (main, platform) = npm_tarballs();
+    npm_install(tmp.path(), &[main.as_path(), platform.as_path()]);
+    let mut launcher = Command::new("node")
+        .arg(tmp.path().join("node_modules/idemlint/bin/idemlint.js"))
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let binary = loop {
+        if let [child] = children(launcher.id())[..] {
+            break child;
+        }
+        assert!(
+            start.elapsed().as_secs() < 20,
+            "the launcher started no binary"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    // Node sets its signal handlers up as it starts the script: give it a moment past the spawn.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    assert_eq!(
+        unsafe { libc::kill(launcher.id() as i32, libc::SIGTERM) },
+        0
+    );
+    // Keep the binary's standard input open past `wait` (which would close it): at its end the
+    // binary stops on its own, which would hide a signal that never reached it.
+    let stdin = launcher.stdin.take();
+    let status = launcher.wait().unwrap();
+    assert_eq!(status.signal(), Some(libc::SIGTERM), "{status:?}");
+    // The binary is gone too (not a zombie left to init, not still running).
+    let start = Instant::now();
+    while std::path::Path::new(&format!("/proc/{binary}")).exists()
+        && std::fs::read_to_string(format!("/proc/{binary}/stat"))
+            .is_ok_and(|stat| !stat.contains(") Z "))
+    {
+        assert!(
+            start.elapsed().as_secs() < 10,
+            "the binary {binary} still runs after the launcher ended"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    drop(stdin);
+}
+
+/// What the release publishes besides the binary: the license in both packages, `libc` on the
+/// Linux package (npm leaves it out on musl, where a glibc binary cannot start), and the
+/// repository npm's provenance checks, from `--repository`.
+#[test]
+fn the_npm_packages_carry_the_license_libc_and_repository() {
+    if !npm_available() {
+        return;
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("npm-packages-repository");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let binary = stripped_binary(&dir);
+    let out = dir.join("out");
+    let built = run(Command::new("bash")
+        .arg(repo().join("dist/build-npm.sh"))
+        .arg("--binary")
+        .arg(&binary)
+        .arg("--out")
+        .arg(&out)
+        .args(["--platform", "linux-arm64"])
+        .args(["--repository", "https://github.com/acme/idemlint"]));
+    assert!(built.status.success(), "dist/build-npm.sh: {built:?}");
+    let json = |path: PathBuf| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let platform = json(out.join("cli-linux-arm64/package.json"));
+    assert_eq!(platform["name"], "@idemlint/cli-linux-arm64");
+    assert_eq!(platform["os"], serde_json::json!(["linux"]));
+    assert_eq!(platform["cpu"], serde_json::json!(["arm64"]));
+    assert_eq!(platform["libc"], serde_json::json!(["glibc"]));
+    let repository = serde_json::json!({
+        "type": "git",
+        "url": "git+https://github.com/acme/idemlint.git"
+    });
+    assert_eq!(platform["repository"], repository);
+    let main = json(out.join("idemlint/package.json"));
+    assert_eq!(main["repository"], repository);
+    assert_eq!(
+        main["optionalDependencies"],
+        json(repo().join("npm/idemlint/package.json"))["optionalDependencies"]
+    );
+    for tarball in [
+        format!("idemlint-{VERSION}.tgz"),
+        format!("idemlint-cli-linux-arm64-{VERSION}.tgz"),
+    ] {
+        let listing = run(Command::new("tar").arg("tzf").arg(out.join(&tarball)));
+        assert!(
+            text(&listing.stdout)
+                .lines()
+                .any(|l| l == "package/LICENSE"),
+            "{tarball}: {}",
+            text(&listing.stdout)
+        );
+    }
+    // Without --repository nothing is added: a local build names no repository.
+    let (main, _) = npm_tarballs();
+    let listing = run(Command::new("tar")
+        .arg("xzOf")
+        .arg(main)
+        .arg("package/package.json"));
+    assert!(!text(&listing.stdout).contains("repository"));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -575,8 +800,7 @@ fn git(dir: &Path, args: &[&str]) {
 
 #[test]
 fn the_action_with_a_base_fails_only_on_new_findings() {
-    if !works("git", &["--version"]) {
-        eprintln!("skipped: no git");
+    if !git_available() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -630,7 +854,8 @@ fn the_action_with_a_base_fails_only_on_new_findings() {
 }
 
 /// The action's own install step: a virtualenv in RUNNER_TEMP and `pip install
-/// idemlint==VERSION`, here from the built wheel's folder instead of PyPI (PIP_NO_INDEX,
+/// idemlint==VERSION`, VERSION being the action's own (Cargo.toml's, beside its script) when
+/// `version` is not given; here from the built wheel's folder instead of PyPI (PIP_NO_INDEX,
 /// PIP_FIND_LINKS: pip's own settings, which the step passes through), so it runs offline.
 #[test]
 fn the_action_installs_the_wheel_with_pip_and_puts_it_on_the_jobs_path() {
@@ -651,7 +876,6 @@ fn the_action_installs_the_wheel_with_pip_and_puts_it_on_the_jobs_path() {
             "PIP_FIND_LINKS",
             wheel.parent().unwrap().display().to_string(),
         ),
-        ("INPUT_VERSION", VERSION.into()),
         ("INPUT_PATHS", "examples/".into()),
     ];
     let start = Instant::now();
@@ -672,6 +896,80 @@ fn the_action_installs_the_wheel_with_pip_and_puts_it_on_the_jobs_path() {
         format!("{}\n", venv_bin.display())
     );
     assert!(venv_bin.join("idemlint").is_file());
+
+    // A version PyPI does not have fails the step, saying what to set; pip is told to take a
+    // wheel only, never to build the source (minutes of compiling on a platform without one).
+    let mut env = env.to_vec();
+    env.push(("INPUT_VERSION", "9.9.9".into()));
+    let run = run_action_with(dir.path(), runner.path(), &env);
+    assert_eq!(run.status, Some(2), "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains(
+            "::error title=idemlint::could not install idemlint==9.9.9 from PyPI with pip: set \
+             the action's `version` to a released version, or `latest`"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Paths one a line may hold spaces; on one line they are split on spaces. Either way globs are
+/// expanded, and a path that matches nothing is reported by `check` (exit 2).
+#[test]
+fn the_action_takes_paths_one_a_line_with_spaces_or_on_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("my specs")).unwrap();
+    std::fs::copy(
+        repo().join(EXAMPLE),
+        dir.path().join("my specs/payments api.yaml"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.path().join("other")).unwrap();
+    std::fs::copy(repo().join(EXAMPLE), dir.path().join("other/a.yaml")).unwrap();
+    let runner = tempfile::tempdir().unwrap();
+    let all = cargo_built(
+        dir.path(),
+        &[
+            "check",
+            "--format",
+            "github",
+            "my specs/payments api.yaml",
+            "other/a.yaml",
+        ],
+    );
+    assert_eq!(all.status.code(), Some(1));
+
+    let lines = "\n  my specs/*.yaml  \n\n  other/a.yaml\n";
+    let run = run_action(dir.path(), runner.path(), &[("INPUT_PATHS", lines)]);
+    assert_eq!(run.status, Some(1), "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        run.stdout,
+        format!("idemlint {VERSION}\n{}", text(&all.stdout))
+    );
+    assert!(
+        run.stdout
+            .contains("file=my specs/payments api.yaml,line=79,")
+    );
+
+    let run = run_action(
+        dir.path(),
+        runner.path(),
+        &[("INPUT_PATHS", "other/*.yaml")],
+    );
+    assert_eq!(run.status, Some(1), "{}{}", run.stdout, run.stderr);
+    let one = cargo_built(dir.path(), &["check", "--format", "github", "other/a.yaml"]);
+    assert_eq!(
+        run.stdout,
+        format!("idemlint {VERSION}\n{}", text(&one.stdout))
+    );
+
+    // On one line a space separates: `my` and `specs/...` are two paths, neither there.
+    let run = run_action(
+        dir.path(),
+        runner.path(),
+        &[("INPUT_PATHS", "my specs/payments api.yaml")],
+    );
+    assert_eq!(run.status, Some(2), "{}{}", run.stdout, run.stderr);
 }
 
 #[test]
@@ -725,6 +1023,9 @@ fn the_readme_python_hook_installs_the_wheel_and_reports_the_example() {
     let Some(wheel) = wheel() else { return };
     if !works("pre-commit", &["--version"]) {
         eprintln!("skipped: pre-commit is not installed (.ci/run installs it from PyPI)");
+        return;
+    }
+    if !git_available() || !python_venv_available() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

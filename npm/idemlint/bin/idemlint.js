@@ -3,12 +3,13 @@
 //
 // The binary is not downloaded by an install script (those are disabled in many CI setups and
 // break offline installs); it ships in one npm package per platform, an optional dependency of
-// this one, each declaring its `os` and `cpu` so npm installs only the one that fits (esbuild's
-// and biome's layout). This file finds it and runs it with the same arguments, standard streams,
-// exit code and terminating signal.
+// this one, each declaring its `os`, `cpu` (and on Linux `libc`) so npm installs only the one
+// that fits (esbuild's and biome's layout). This file finds it and runs it with the same
+// arguments and standard streams; signals sent to this process go on to the binary, and this
+// process ends with the binary's exit code or dies of the signal that ended it.
 "use strict";
 
-const { spawnSync } = require("child_process");
+const { spawn } = require("child_process");
 const os = require("os");
 
 // `${process.platform}-${process.arch}` → the package that holds that binary. The release
@@ -21,10 +22,23 @@ const PLATFORMS = {
   "win32-x64": "@idemlint/cli-win32-x64",
 };
 
+const OTHER_WAYS = "install it with `pip install idemlint` or `cargo install idemlint` instead";
+
 function fail(message) {
   process.stderr.write(`idemlint: ${message}\n`);
   // 2 is idemlint's own code for "could not run" (usage or input error), never "findings".
   process.exit(2);
+}
+
+// Node's own report says which C library it runs on: glibc's version, or none on musl.
+function isMusl() {
+  if (process.platform !== "linux") return false;
+  try {
+    const header = process.report.getReport().header;
+    return !header.glibcVersionRuntime;
+  } catch {
+    return false;
+  }
 }
 
 function binary() {
@@ -33,8 +47,11 @@ function binary() {
   if (!pkg) {
     fail(
       `no prebuilt binary for ${platform} (there are: ${Object.keys(PLATFORMS).join(", ")}); ` +
-        "install it with `pip install idemlint` or `cargo install idemlint` instead",
+        OTHER_WAYS,
     );
+  }
+  if (isMusl()) {
+    fail(`no prebuilt binary for ${platform} with musl (Alpine): the binaries need glibc; ${OTHER_WAYS}`);
   }
   const exe = process.platform === "win32" ? "idemlint.exe" : "idemlint";
   try {
@@ -48,14 +65,36 @@ function binary() {
   }
 }
 
-const result = spawnSync(binary(), process.argv.slice(2), { stdio: "inherit" });
-if (result.error) {
-  fail(`could not run ${result.error.path || "the binary"}: ${result.error.message}`);
+const child = spawn(binary(), process.argv.slice(2), { stdio: "inherit" });
+
+// A signal sent to this process (a CI runner cancelling the job, `kill`, a terminal closing)
+// goes on to the binary, which then ends as it would have if run directly; this process waits
+// for it rather than leaving it running. Ctrl-C reaches both from the terminal: the binary's
+// copy is the one that counts.
+const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"].filter(
+  (s) => !(process.platform === "win32" && s !== "SIGINT"),
+);
+for (const signal of FORWARDED) {
+  process.on(signal, () => {
+    try {
+      child.kill(signal);
+    } catch {
+      // The binary has already ended: its exit ends this process.
+    }
+  });
 }
-if (result.signal) {
-  // Die of the same signal, so a shell or CI sees what the binary saw (130 after Ctrl-C).
-  process.kill(process.pid, result.signal);
-  // Node ignores some signals (SIGPIPE): then the shell's convention, 128 + the number.
-  process.exit(128 + (os.constants.signals[result.signal] || 0));
-}
-process.exit(result.status);
+
+child.on("error", (error) => {
+  fail(`could not run ${error.path || "the binary"}: ${error.message}`);
+});
+
+child.on("exit", (code, signal) => {
+  if (signal) {
+    // Die of the same signal, so a shell or CI sees what the binary saw (130 after Ctrl-C).
+    for (const s of FORWARDED) process.removeAllListeners(s);
+    process.kill(process.pid, signal);
+    // Node ignores some signals (SIGPIPE): then the shell's convention, 128 + the number.
+    process.exit(128 + (os.constants.signals[signal] || 0));
+  }
+  process.exit(code);
+});
