@@ -639,6 +639,50 @@ fn the_release_builds_every_platform_the_npm_package_names() {
     assert_eq!(built, dependencies, "release.yml's build matrix");
 }
 
+/// What `cargo publish` uploads (`cargo package --list`, offline, no compile): the sources
+/// `cargo install idemlint` builds, with their lock file, and every file the binary links to on
+/// docs.rs (`rules/<id>.md`: SARIF's helpUri, the editor's links), but not the tests and
+/// fixtures, which would make the download large.
+#[test]
+fn the_crate_package_holds_the_sources_and_the_rule_docs() {
+    let out = run(Command::new(env!("CARGO")).current_dir(repo()).args([
+        "package",
+        "--list",
+        "--locked",
+        "--offline",
+        "--allow-dirty",
+    ]));
+    assert!(out.status.success(), "cargo package --list: {out:?}");
+    let listing = text(&out.stdout);
+    let files: std::collections::BTreeSet<&str> = listing.lines().collect();
+    for needed in [
+        "Cargo.toml",
+        "Cargo.lock",
+        "README.md",
+        "LICENSE",
+        "CHANGELOG.md",
+        "src/main.rs",
+        "src/lib.rs",
+    ] {
+        assert!(files.contains(needed), "the package lacks {needed}");
+    }
+    for rule in idemlint::catalogue::RuleId::ALL {
+        let doc = format!("rules/{}.md", rule.as_str());
+        assert!(files.contains(doc.as_str()), "the package lacks {doc}");
+        assert!(
+            rule.doc_url().ends_with(&format!("/{doc}")),
+            "{}",
+            rule.doc_url()
+        );
+    }
+    for left_out in ["tests/", "examples/", "fuzz/", "editors/", "dist/", "npm/"] {
+        assert!(
+            !files.iter().any(|f| f.starts_with(left_out)),
+            "the package holds {left_out}"
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // GitHub Action
 
