@@ -683,6 +683,61 @@ fn the_crate_package_holds_the_sources_and_the_rule_docs() {
     }
 }
 
+/// The release rewrites README.md's relative links (`rules/<id>.md`, `action.yml`) into links to
+/// the tag's files before it builds the packages, since PyPI, npm and crates.io show the README
+/// without the repository around it.
+#[test]
+fn the_release_points_the_readme_links_at_the_tag() {
+    if !works("node", &["--version"]) {
+        eprintln!("skipped: no node");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let rewrite = |markdown: &str| -> String {
+        let file = tmp.path().join("README.md");
+        std::fs::write(&file, markdown).unwrap();
+        let out = run(Command::new("node")
+            .arg(repo().join("dist/absolute-links.js"))
+            .arg(&file)
+            .args(["https://github.com/acme/idemlint/", "v1.2.3"]));
+        assert!(out.status.success(), "{out:?}");
+        std::fs::read_to_string(&file).unwrap()
+    };
+    let tag = "https://github.com/acme/idemlint/blob/v1.2.3/";
+    assert_eq!(
+        rewrite(
+            "See [`rules/a.md`](rules/a.md) and [the action](./action.yml \"title\"), \
+             [up](#install), [web](https://example.com/x.md), `[code](rules/b.md)`.\n\
+             ```yaml\n[in a fence](rules/c.md)\n```\n[after](CHANGELOG.md)\n"
+        ),
+        format!(
+            "See [`rules/a.md`]({tag}rules/a.md) and [the action]({tag}action.yml \"title\"), \
+             [up](#install), [web](https://example.com/x.md), `[code](rules/b.md)`.\n\
+             ```yaml\n[in a fence](rules/c.md)\n```\n[after]({tag}CHANGELOG.md)\n"
+        )
+    );
+    // On the real README: every link that named a file of the repository now names it at the
+    // tag, and that file exists.
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let rewritten = rewrite(&readme);
+    let links = rewritten.matches(&format!("]({tag}")).count();
+    assert!(links > 50, "{links} links rewritten");
+    for target in rewritten.split(&format!("]({tag}")).skip(1) {
+        let path = target.split([')', ' ', '#']).next().unwrap();
+        assert!(
+            repo().join(path).exists(),
+            "README links to {path}, which is not there"
+        );
+    }
+    let workflow = std::fs::read_to_string(repo().join(".github/workflows/release.yml")).unwrap();
+    assert_eq!(
+        workflow
+            .matches("node dist/absolute-links.js README.md")
+            .count(),
+        3
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // GitHub Action
 
