@@ -6,9 +6,143 @@
 /// The completion script of `shell` for `cmd`: its subcommands, options, the values clap knows
 /// (formats, rule ids and categories for `--select`/`--ignore`, profiles, `explain`'s rule).
 pub fn completions(mut cmd: clap::Command, shell: clap_complete::Shell) -> Vec<u8> {
+    // Unbuilt, so that `man`'s names can leave out the `help` command building adds.
+    let unbuilt = cmd.clone();
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut cmd, "idemlint", &mut out);
+    if shell == clap_complete::Shell::Bash {
+        out = bash_extras(&unbuilt, out);
+    }
     out
+}
+
+/// clap's bash script, its function renamed `_idemlint_clap`, under a `_idemlint` that first
+/// offers what clap's static script cannot: the values of a comma-separated option after a
+/// comma (`--select missing-idempotency-key,<TAB>` offers each rule id with the ids typed so far
+/// kept before it; `--select=` too), and the commands `idemlint man` has a page for, at each
+/// level (`idemlint man config <TAB>` offers `schema`). Everything else goes to clap's function.
+fn bash_extras(cmd: &clap::Command, script: Vec<u8>) -> Vec<u8> {
+    let script = String::from_utf8(script).expect("clap writes UTF-8");
+    let renamed = script.replacen("_idemlint() {", "_idemlint_clap() {", 1);
+    assert_ne!(renamed, script, "clap's bash script defines `_idemlint`");
+
+    let mut delimited = Vec::new();
+    let mut plain = Vec::new();
+    options(cmd, &mut delimited, &mut plain);
+    // A name that is a plain option in some command is left to clap everywhere.
+    delimited.retain(|name| !plain.contains(name));
+    delimited.sort();
+    delimited.dedup();
+
+    let mut pages = Vec::new();
+    let mut man = cmd.clone().disable_help_subcommand(true);
+    man.build();
+    page_names(&man, "", &mut pages);
+    let cases: Vec<String> = pages
+        .iter()
+        .map(|(path, names)| format!("            \"{path}\") names=\"{}\" ;;", names.join(" ")))
+        .collect();
+
+    let mut out = renamed;
+    out.push_str(&format!(
+        r#"
+# Added by idemlint to clap's script: values after a comma, and `idemlint man`'s commands.
+_idemlint() {{
+    local cur prev opt i
+    if [[ "${{BASH_VERSINFO[0]}}" -ge 4 ]]; then
+        cur="$2"
+    else
+        cur="${{COMP_WORDS[COMP_CWORD]}}"
+    fi
+    prev="$3"
+    if [[ ${{COMP_CWORD}} -ge 2 && "${{COMP_WORDS[1]}}" == man && "${{cur}}" != -* ]]; then
+        local path="" names=""
+        for (( i=2; i<COMP_CWORD; i++ )); do
+            [[ "${{COMP_WORDS[i]}}" == -* ]] || path="${{path:+${{path}} }}${{COMP_WORDS[i]}}"
+        done
+        case "${{path}}" in
+{cases}
+        esac
+        COMPREPLY=( $(compgen -W "${{names}}" -- "${{cur}}") )
+        return 0
+    fi
+    opt="${{prev}}"
+    if [[ "${{prev}}" == "=" && ${{COMP_CWORD}} -ge 2 ]]; then
+        opt="${{COMP_WORDS[COMP_CWORD-2]}}"
+    fi
+    case "${{opt}}" in
+        {delimited})
+            if [[ "${{cur}}" == *,* || "${{prev}}" == "=" ]]; then
+                local head="" word="${{COMP_WORDS[COMP_CWORD]}}"
+                if [[ "${{cur}}" == *,* ]]; then
+                    head="${{cur%,*}},"
+                fi
+                COMP_WORDS[COMP_CWORD]="${{cur##*,}}"
+                _idemlint_clap "$1" "${{cur##*,}}" "${{opt}}"
+                COMP_WORDS[COMP_CWORD]="${{word}}"
+                for i in "${{!COMPREPLY[@]}}"; do
+                    COMPREPLY[i]="${{head}}${{COMPREPLY[i]}}"
+                done
+                return 0
+            fi
+            ;;
+    esac
+    _idemlint_clap "$@"
+}}
+"#,
+        cases = cases.join("\n"),
+        delimited = delimited.join("|"),
+    ));
+    out.into_bytes()
+}
+
+/// The option names (`--select`, `-s`) of `cmd` and its commands: in `delimited` those that take
+/// comma-separated values with names to offer, in `plain` the others.
+fn options(cmd: &clap::Command, delimited: &mut Vec<String>, plain: &mut Vec<String>) {
+    for arg in cmd.get_opts() {
+        let names = arg
+            .get_long_and_visible_aliases()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|l| format!("--{l}"))
+            .chain(
+                arg.get_short_and_visible_aliases()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|s| format!("-{s}")),
+            );
+        let list =
+            if arg.get_value_delimiter() == Some(',') && !arg.get_possible_values().is_empty() {
+                &mut *delimited
+            } else {
+                &mut *plain
+            };
+        list.extend(names);
+    }
+    for sub in cmd.get_subcommands() {
+        options(sub, delimited, plain);
+    }
+}
+
+/// For each command path that has commands (`""`, `"config"`), the names `idemlint man` takes
+/// after it: the commands that are not hidden, as [`man_page`] finds them.
+fn page_names<'c>(cmd: &'c clap::Command, path: &str, out: &mut Vec<(String, Vec<&'c str>)>) {
+    let subs: Vec<&clap::Command> = cmd.get_subcommands().filter(|c| !c.is_hide_set()).collect();
+    if subs.is_empty() {
+        return;
+    }
+    out.push((
+        path.to_string(),
+        subs.iter().map(|c| c.get_name()).collect(),
+    ));
+    for sub in subs {
+        let path = if path.is_empty() {
+            sub.get_name().to_string()
+        } else {
+            format!("{path} {}", sub.get_name())
+        };
+        page_names(sub, &path, out);
+    }
 }
 
 /// The manual page (roff) of `cmd`, or of its command at `path` (`["check"]`, `["config",

@@ -50,7 +50,7 @@ fn bash_offers(script: &str, words: &[&str]) -> Option<Vec<String>> {
          COMP_LINE='{}'\n\
          COMP_POINT=${{#COMP_LINE}}\n\
          _idemlint idemlint '{}' '{}'\n\
-         printf '%s\\n' \"${{COMPREPLY[@]}}\"\n",
+         for w in \"${{COMPREPLY[@]}}\"; do printf '%s\\n' \"$w\"; done\n",
         path.display(),
         quoted.join(" "),
         words.join(" "),
@@ -123,6 +123,126 @@ fn bash_completes_commands_rule_ids_and_profiles() {
     assert_eq!(
         bash_offers(&script, &["idemlint", "completions", "f"]).unwrap(),
         ["fish"]
+    );
+}
+
+/// `--select` and `--ignore` take comma-separated ids: after a comma, bash offers every id and
+/// category again, with what was typed before the comma kept, as it does for the first one.
+#[test]
+fn bash_completes_each_value_after_a_comma() {
+    let script = script("bash");
+    let Some(first) = bash_offers(&script, &["idemlint", "check", "--select", ""]) else {
+        return;
+    };
+    let after = bash_offers(
+        &script,
+        &["idemlint", "check", "--select", "missing-idempotency-key,"],
+    )
+    .unwrap();
+    let expected: Vec<String> = first
+        .iter()
+        .map(|id| format!("missing-idempotency-key,{id}"))
+        .collect();
+    assert_eq!(after, expected);
+    assert!(after.contains(&"missing-idempotency-key,unprotected-patch".to_string()));
+    for (words, offered) in [
+        (
+            &[
+                "idemlint",
+                "check",
+                "--select",
+                "missing-idempotency-key,unprotected-p",
+            ][..],
+            &["missing-idempotency-key,unprotected-patch"][..],
+        ),
+        (
+            &["idemlint", "check", "--ignore", "a,b,short-key"],
+            &["a,b,short-key-ttl"],
+        ),
+        (
+            &[
+                "idemlint",
+                "diff",
+                "--select",
+                "short-key-ttl,unprotected-p",
+            ],
+            &["short-key-ttl,unprotected-patch"],
+        ),
+        // `--select=`: bash splits the word at `=`.
+        (
+            &["idemlint", "check", "--select", "=", "unprotected-p"],
+            &["unprotected-patch"],
+        ),
+        (
+            &[
+                "idemlint",
+                "check",
+                "--select",
+                "=",
+                "short-key-ttl,unprotected-p",
+            ],
+            &["short-key-ttl,unprotected-patch"],
+        ),
+        // Nothing matches after the comma: nothing is offered.
+        (&["idemlint", "check", "--select", "short-key-ttl,zzz"], &[]),
+    ] {
+        assert_eq!(bash_offers(&script, words).unwrap(), offered, "{words:?}");
+    }
+    // The rest is still clap's: options, and a value without a comma.
+    assert_eq!(
+        bash_offers(&script, &["idemlint", "check", "--ignore", "unprotected-p"]).unwrap(),
+        ["unprotected-patch"]
+    );
+    assert!(
+        bash_offers(&script, &["idemlint", "check", "--sel"])
+            .unwrap()
+            .contains(&"--select".to_string())
+    );
+}
+
+/// `idemlint man <TAB>` offers the commands that have a page, and each offered name is one
+/// `idemlint man` accepts; under `config`, its own commands.
+#[test]
+fn bash_completes_the_commands_man_has_pages_for() {
+    let script = script("bash");
+    let Some(offered) = bash_offers(&script, &["idemlint", "man", ""]) else {
+        return;
+    };
+    assert_eq!(
+        offered,
+        [
+            "check",
+            "review",
+            "diff",
+            "rules",
+            "explain",
+            "probe",
+            "lsp",
+            "completions",
+            "config"
+        ]
+    );
+    for name in &offered {
+        let run = idemlint(&["man", name]);
+        assert_eq!((run.code, &run.stderr[..]), (0, ""), "man {name}");
+    }
+    assert_eq!(
+        bash_offers(&script, &["idemlint", "man", "ch"]).unwrap(),
+        ["check"]
+    );
+    let config = bash_offers(&script, &["idemlint", "man", "config", ""]).unwrap();
+    assert_eq!(config, ["schema"]);
+    let run = idemlint(&["man", "config", "schema"]);
+    assert_eq!(run.code, 0);
+    // A command without commands of its own: nothing more to name.
+    assert_eq!(
+        bash_offers(&script, &["idemlint", "man", "check", ""]).unwrap(),
+        Vec::<String>::new()
+    );
+    // Options are still clap's.
+    assert_eq!(
+        bash_offers(&script, &["idemlint", "man", "--he"]).unwrap(),
+        ["--help"]
     );
 }
 

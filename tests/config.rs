@@ -115,7 +115,86 @@ fn unknown_settings_and_bad_values_are_errors_with_positions() {
     assert_eq!(code, 2);
     assert!(out.contains(".idemlint.yaml:1:1: error[configuration] unknown setting `extend`; did you mean `extends`?"), "{out}");
     assert!(out.contains(".idemlint.yaml:3:22: error[configuration] rule `unprotected-patch` takes off, info, warning or error, not `loud`"), "{out}");
-    assert!(out.contains(".idemlint.yaml:4:10: error[configuration] `min-ttl` takes a duration like `24h` or `1 day`, not `soon`"), "{out}");
+    assert!(out.contains(".idemlint.yaml:4:10: error[configuration] `min-ttl` takes whole seconds or a duration like `24h`, `90m`, `1 day` or `1d 12h`, not `soon`"), "{out}");
+}
+
+/// A configuration file with no settings (nothing, comments only, or YAML's null) is the
+/// defaults, as ruff and ESLint read one: a team can create the file before filling it in.
+#[test]
+fn an_empty_configuration_is_the_defaults() {
+    let (code, defaults, err) = run(&project(None), &[]);
+    assert_eq!((code, &err[..]), (0, ""), "{defaults}");
+    let (_, stripe, _) = run(&project(None), &["--profile", "stripe"]);
+    assert_ne!(rules_in(&stripe), rules_in(&defaults), "{stripe}");
+    for empty in [
+        "",
+        "\n",
+        "# idemlint settings, to come\n",
+        "# one\n\n   # two\n",
+        "~\n",
+        "null\n",
+        "---\n",
+        "--- # nothing yet\n...\n",
+    ] {
+        let dir = project(Some(empty));
+        let (code, out, err) = run(&dir, &[]);
+        assert_eq!((code, &out, &err[..]), (0, &defaults, ""), "{empty:?}");
+        // `--profile` still applies over a file with nothing in it.
+        let (code, out, err) = run(&dir, &["--profile", "stripe"]);
+        assert_eq!(
+            (code, &out, &err[..]),
+            (0, &stripe, ""),
+            "{empty:?} --profile stripe"
+        );
+        // Named with --config too.
+        let (code, out, _) = run(&dir, &["--config", ".idemlint.yaml"]);
+        assert_eq!((code, &out), (0, &defaults), "{empty:?} --config");
+    }
+}
+
+/// `extends` is checked when `--profile` overrides it, so whether a file is valid does not
+/// depend on the command line.
+#[test]
+fn a_wrong_extends_is_an_error_even_when_profile_wins_over_it() {
+    let dir = project(Some("extends: stripes\n"));
+    for args in [&[][..], &["--profile", "zalando"][..]] {
+        let (code, out, _) = run(&dir, args);
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert!(
+            out.contains(".idemlint.yaml:1:10: error[configuration] unknown profile `stripes`; did you mean `stripe`?"),
+            "{args:?}: {out}"
+        );
+    }
+    // A valid one is still overridden by the flag.
+    let dir = project(Some("extends: google-aip\n"));
+    let (_, with_flag, _) = run(&dir, &["--profile", "stripe"]);
+    let (_, stripe, _) = run(&project(None), &["--profile", "stripe"]);
+    assert_eq!(with_flag, stripe);
+}
+
+/// Values YAML reads as numbers or booleans, where names are wanted, and statuses and
+/// durations the loader cannot read, are errors at their place that say what they are.
+#[test]
+fn values_of_the_wrong_kind_are_errors_that_say_what_they_are() {
+    let dir = project(Some(
+        "key-headers: [Idempotency-Key, 1, true]\nmismatch-status: '0422'\nmin-ttl: 1d, 12h\n\
+         overrides:\n  - files: []\n    rules: {}\n",
+    ));
+    let (code, out, _) = run(&dir, &[]);
+    assert_eq!(code, 2, "{out}");
+    for error in [
+        ".idemlint.yaml:1:32: error[configuration] `key-headers` lists words (non-empty strings), not the number 1; quote it ('1') to mean the text",
+        ".idemlint.yaml:1:35: error[configuration] `key-headers` lists words (non-empty strings), not the boolean true; quote it ('true') to mean the text",
+        ".idemlint.yaml:2:18: error[configuration] `mismatch-status` takes an HTTP status from 100 to 599, like 422, not `0422`",
+        ".idemlint.yaml:3:10: error[configuration] `min-ttl` takes whole seconds or a duration like `24h`, `90m`, `1 day` or `1d 12h`, not `1d, 12h`",
+        ".idemlint.yaml:5:12: error[configuration] `files` needs at least one glob; leave `files` out for every file",
+    ] {
+        assert!(out.contains(error), "{error}\nin:\n{out}");
+    }
+    // Unquoted, `0422` is YAML's integer 422, to idemlint as to an editor's schema.
+    let dir = project(Some("mismatch-status: 0422\nmin-ttl: 1d 12h\n"));
+    let (code, out, err) = run(&dir, &[]);
+    assert_eq!((code, &err[..]), (0, ""), "{out}");
 }
 
 #[test]

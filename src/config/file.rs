@@ -7,13 +7,13 @@ use std::path::{Path, PathBuf};
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 
+use super::scalar;
 use super::{Settings, apply_profile};
 use crate::catalogue::RuleId;
 use crate::catalogue::Severity;
 use crate::files::Files;
-use crate::heuristics::lifetime;
 use crate::inputs::Excludes;
-use crate::source::{Node, SourceFile, Span};
+use crate::source::{Node, ScalarKind, SourceFile, Span};
 use crate::suggest::closest;
 
 /// The names a configuration file may have, looked for in this order.
@@ -134,6 +134,11 @@ impl Config {
                 }
                 loaded.root
             }
+            // A file of nothing, or of comments only, is no document: no settings, as a file
+            // holding only `~` is (and as ruff and ESLint read an empty configuration).
+            Err(e) if e.message.starts_with("empty document") => {
+                Node::scalar(Span::empty_at(0), "", ScalarKind::Null)
+            }
             Err(e) => {
                 reader.error(e.span, e.message);
                 return Err(reader.errors);
@@ -241,31 +246,44 @@ impl Reader<'_> {
             overrides: Vec::new(),
             exclude: None,
         };
-        let Some(entries) = root.as_map() else {
-            if !root.is_null() {
+        let entries = match root.as_map() {
+            Some(entries) => entries,
+            // An empty file, or one holding only `~`: no settings, the profile's defaults.
+            None if root.is_null() => &[],
+            None => {
                 self.error(
                     root.span,
                     "the configuration must be a mapping of settings".to_string(),
                 );
+                return config;
             }
-            return config;
         };
         for e in entries {
             if !TOP_KEYS.contains(&&*e.key.text) {
                 self.unknown("setting", &e.key.text, e.key.span, &TOP_KEYS);
             }
         }
-        // The profile first: the file's own settings refine it.
-        let extends = root.get_entry("extends");
-        let name = match (profile, extends) {
-            (Some(p), _) => Some((p.to_string(), None)),
-            (None, Some(e)) => match e.value.as_str() {
-                Some(s) => Some((s.to_string(), Some(e.value.span))),
+        // The profile first: the file's own settings refine it. `extends` is checked even when
+        // `--profile` wins over it, so a file `check` accepts does not depend on the flag.
+        let extends = match root.get_entry("extends") {
+            None => None,
+            Some(e) => match e.value.as_str() {
+                Some(s) => match super::profile_name(s) {
+                    Ok(_) => Some((s.to_string(), e.value.span)),
+                    Err(message) => {
+                        self.error(e.value.span, message);
+                        None
+                    }
+                },
                 None => {
                     self.error(e.value.span, "`extends` takes a profile name".to_string());
                     None
                 }
             },
+        };
+        let name = match (profile, extends) {
+            (Some(p), _) => Some((p.to_string(), None)),
+            (None, Some((s, span))) => Some((s, Some(span))),
             (None, None) => None,
         };
         if let Some((name, span)) = name {
@@ -293,11 +311,15 @@ impl Reader<'_> {
                     Some(items) => {
                         let mut words = Vec::new();
                         for item in items {
-                            match item.scalar_text() {
+                            match item.as_str() {
                                 Some(t) if !t.is_empty() => words.push(t.to_string()),
-                                _ => {
-                                    self.error(item.span, format!("`{key}` lists words (strings)"))
-                                }
+                                _ => self.error(
+                                    item.span,
+                                    format!(
+                                        "`{key}` lists words (non-empty strings), not {}",
+                                        describe_name(item)
+                                    ),
+                                ),
                             }
                         }
                         *target = words;
@@ -310,28 +332,29 @@ impl Reader<'_> {
             }
         }
         if let Some(ttl) = root.get("min-ttl") {
-            let text = ttl.scalar_text().unwrap_or_default();
-            let seconds = text
-                .parse::<u64>()
-                .ok()
-                .or_else(|| lifetime(text).and_then(|l| l.seconds));
-            match seconds {
+            match min_ttl(ttl) {
                 Some(secs) => config.settings.min_ttl_seconds = secs,
                 None => self.error(
                     ttl.span,
-                    format!("`min-ttl` takes a duration like `24h` or `1 day`, not `{text}`"),
+                    format!(
+                        "`min-ttl` takes whole seconds or a duration like `24h`, `90m`, `1 day` \
+                         or `1d 12h`, not {}",
+                        describe(ttl)
+                    ),
                 ),
             }
         }
         if let Some(status) = root.get("mismatch-status") {
-            match status
-                .scalar_text()
-                .filter(|t| t.len() == 3 && t.bytes().all(|b| b.is_ascii_digit()))
-            {
-                Some(t) => config.settings.mismatch_status = t.to_string(),
+            match mismatch_status(status) {
+                Some(t) => config.settings.mismatch_status = t,
                 None => self.error(
                     status.span,
-                    "`mismatch-status` takes an HTTP status like 422".to_string(),
+                    format!(
+                        "`mismatch-status` takes an HTTP status from {} to {}, like 422, not {}",
+                        scalar::STATUS_MIN,
+                        scalar::STATUS_MAX,
+                        describe(status)
+                    ),
                 ),
             }
         }
@@ -432,14 +455,17 @@ impl Reader<'_> {
         };
         let mut patterns = Vec::new();
         for item in items {
-            match item.scalar_text().filter(|t| !t.is_empty()) {
+            match item.as_str().filter(|t| !scalar::is_empty_glob(t)) {
                 Some(t) => match Excludes::new(dir.to_path_buf(), &[t.to_string()]) {
                     Ok(_) => patterns.push(t.to_string()),
                     Err(e) => self.error(item.span, e),
                 },
                 None => self.error(
                     item.span,
-                    "`exclude` takes glob patterns, e.g. [legacy/**]".to_string(),
+                    format!(
+                        "`exclude` takes glob patterns, e.g. [legacy/**], not {}",
+                        describe_name(item)
+                    ),
                 ),
             }
         }
@@ -466,16 +492,33 @@ impl Reader<'_> {
                     Some(items) => items.iter().collect(),
                     None => vec![f],
                 };
+                // No glob at all would make the override apply nowhere, silently.
+                if patterns.is_empty() {
+                    self.error(
+                        f.span,
+                        "`files` needs at least one glob; leave `files` out for every file"
+                            .to_string(),
+                    );
+                }
                 let mut builder = GlobSetBuilder::new();
                 for p in patterns {
-                    let pattern = p.scalar_text().map(|t| t.strip_prefix("./").unwrap_or(t));
+                    let pattern = p
+                        .as_str()
+                        .filter(|t| !scalar::is_empty_glob(t))
+                        .map(|t| t.strip_prefix("./").unwrap_or(t));
                     let glob = pattern.map(|t| GlobBuilder::new(t).literal_separator(true).build());
                     match glob {
                         Some(Ok(glob)) => {
                             builder.add(glob);
                         }
                         Some(Err(e)) => self.error(p.span, format!("bad glob: {e}")),
-                        None => self.error(p.span, "`files` takes glob patterns".to_string()),
+                        None => self.error(
+                            p.span,
+                            format!(
+                                "`files` takes glob patterns, e.g. ['legacy/**'], not {}",
+                                describe_name(p)
+                            ),
+                        ),
                     }
                 }
                 builder.build().ok()
@@ -506,6 +549,66 @@ impl Reader<'_> {
             pointer,
             levels,
         })
+    }
+}
+
+/// The seconds `min-ttl` stands for: a YAML number of whole seconds (`3600`, also `3600.0`, as a
+/// schema validator cannot tell them apart), or a string matching the duration pattern.
+fn min_ttl(node: &Node) -> Option<u64> {
+    match scalar::number(node) {
+        Some(n) => n
+            .whole()
+            .filter(|&s| s >= 0)
+            .map(|s| u64::try_from(s).unwrap_or(u64::MAX)),
+        None => scalar::parse_duration(node.as_str()?),
+    }
+}
+
+/// `mismatch-status` as the three digits the rules compare: a YAML number from 100 to 599
+/// (`0422` is YAML's 422, and 422 to a schema validator too), or a string of three digits.
+fn mismatch_status(node: &Node) -> Option<String> {
+    match scalar::number(node) {
+        Some(n) => n
+            .whole()
+            .filter(|s| (scalar::STATUS_MIN as i128..=scalar::STATUS_MAX as i128).contains(s))
+            .map(|s| s.to_string()),
+        None => {
+            let text = node.as_str()?;
+            let status: i64 = text.parse().ok()?;
+            (text.len() == 3
+                && text.bytes().all(|b| b.is_ascii_digit())
+                && (scalar::STATUS_MIN..=scalar::STATUS_MAX).contains(&status))
+            .then(|| text.to_string())
+        }
+    }
+}
+
+/// A value as an error message names it: `` `soon` ``, `the number 1`, `a list`.
+fn describe(node: &Node) -> String {
+    match node.as_scalar() {
+        Some(s) => match s.kind {
+            ScalarKind::Str if s.text.is_empty() => "an empty string".to_string(),
+            ScalarKind::Str => format!("`{}`", s.text),
+            ScalarKind::Int | ScalarKind::Float => format!("the number {}", s.text),
+            ScalarKind::Bool => format!("the boolean {}", s.text),
+            ScalarKind::Null => "nothing (null)".to_string(),
+        },
+        None if node.as_seq().is_some() => "a list".to_string(),
+        None => "a mapping".to_string(),
+    }
+}
+
+/// [`describe`], with a word on how to write text that YAML reads as a number or a boolean,
+/// or on why a glob is refused.
+fn describe_name(node: &Node) -> String {
+    match node.as_scalar().map(|s| (s.kind, &*s.text)) {
+        Some((ScalarKind::Int | ScalarKind::Float | ScalarKind::Bool, text)) => {
+            format!("{}; quote it ('{text}') to mean the text", describe(node))
+        }
+        Some((ScalarKind::Str, text)) if !text.is_empty() && scalar::is_empty_glob(text) => {
+            format!("{}, which matches no file", describe(node))
+        }
+        _ => describe(node),
     }
 }
 

@@ -3,6 +3,7 @@
 
 mod file;
 mod profile;
+mod scalar;
 mod schema;
 
 pub use file::{CONFIG_NAMES, Config, ConfigError, Level, Override, find_config_file};

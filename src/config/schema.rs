@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use super::PROFILES;
 use super::file::{OVERRIDE_KEYS, TOP_KEYS};
+use super::scalar::{EMPTY_GLOB_PATTERN, STATUS_MAX, STATUS_MIN, STATUS_PATTERN, duration_pattern};
 use crate::catalogue::RuleId;
 
 /// What a rule may be set to, as `Level::parse` reads it.
@@ -31,17 +32,26 @@ fn schema() -> Value {
         "description": "Settings for idemlint, the linter of OpenAPI operations that are unsafe to \
             retry: a profile, rule levels, what counts as an idempotency key, and overrides for \
             some files. `idemlint config schema` prints this schema.",
-        // Not null: the loader refuses an empty file too.
-        "type": "object",
+        // Null too: an empty file, or one holding only `~`, is no settings to the loader.
+        "type": ["object", "null"],
         "properties": properties,
         "additionalProperties": false,
         "definitions": {
             "rules": rules(),
+            "glob": {
+                "description": "A glob relative to this file's folder; not empty, nor only `./`, \
+                    which match no file.",
+                "type": "string",
+                "minLength": 1,
+                "not": {"pattern": EMPTY_GLOB_PATTERN}
+            },
+            // An override's `files`: at least one glob, or it would apply to no file.
             "globs": {
-                "description": "A glob, or a list of globs, relative to this file's folder.",
+                "description": "A glob, or a non-empty list of globs, relative to this file's \
+                    folder.",
                 "anyOf": [
-                    {"type": "string", "minLength": 1},
-                    {"type": "array", "items": {"type": "string", "minLength": 1}}
+                    {"$ref": "#/definitions/glob"},
+                    {"type": "array", "items": {"$ref": "#/definitions/glob"}, "minItems": 1}
                 ]
             }
         }
@@ -74,8 +84,8 @@ fn setting(key: &str) -> Value {
             "description": "Documents not to lint: globs relative to this file's folder, matched \
                 against the file and each folder above it (`legacy/**`, `drafts`).",
             "anyOf": [
-                {"type": "string", "minLength": 1},
-                {"type": "array", "items": {"type": "string", "minLength": 1}}
+                {"$ref": "#/definitions/glob"},
+                {"type": "array", "items": {"$ref": "#/definitions/glob"}}
             ]
         }),
         "rules" => json!({"$ref": "#/definitions/rules"}),
@@ -98,18 +108,20 @@ fn setting(key: &str) -> Value {
         ),
         "min-ttl" => json!({
             "description": "The shortest documented key lifetime that is not reported by \
-                short-key-ttl: seconds, or a duration like `24h` or `1 day`.",
+                short-key-ttl: whole seconds, or a duration: counts of s, m, h, d, w (or \
+                seconds, minutes, hours, days, weeks, months), like `24h`, `90m`, `1 day`, \
+                `1.5 hours` or `1d 12h`.",
             "anyOf": [
                 {"type": "integer", "minimum": 0},
-                {"type": "string", "minLength": 1}
+                {"type": "string", "pattern": duration_pattern()}
             ]
         }),
         "mismatch-status" => json!({
             "description": "The status a key reused with another payload gets, that \
                 missing-mismatch-response asks for (the profile's: 422 for ietf, 400 for stripe).",
             "anyOf": [
-                {"type": "integer", "minimum": 100, "maximum": 999},
-                {"type": "string", "pattern": "^[0-9]{3}$"}
+                {"type": "integer", "minimum": STATUS_MIN, "maximum": STATUS_MAX},
+                {"type": "string", "pattern": STATUS_PATTERN}
             ]
         }),
         "overrides" => json!({
