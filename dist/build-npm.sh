@@ -29,15 +29,24 @@ done
 absolute() { case "$1" in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$PWD" "$1" ;; esac; }
 [ -z "$binary" ] || binary=$(absolute "$binary")
 [ -z "$out" ] || out=$(absolute "$out")
+[ -z "${CARGO_TARGET_DIR:-}" ] || CARGO_TARGET_DIR=$(absolute "$CARGO_TARGET_DIR")
+repository="${repository%/}"
 cd "$(dirname "$0")/.."
 [ -n "$binary" ] || binary="${CARGO_TARGET_DIR:-target}/release/idemlint"
 [ -n "$out" ] || out=dist/npm
+# DIR is emptied: only if it is missing, empty, or an earlier output of this script (its
+# marker file), never a folder of other files given by mistake (`--out dist`, `--out ~`).
+marker=.idemlint-npm-out
+if [ -d "$out" ] && [ ! -e "$out/$marker" ] && [ -n "$(ls -A "$out")" ]; then
+    echo "$out is not empty and is not an earlier output of dist/build-npm.sh: give another --out" >&2
+    exit 2
+fi
 [ -n "$platform" ] || platform=$(node -p 'process.platform + "-" + process.arch')
 [ -f "$binary" ] || { echo "no binary at $binary: build it first (cargo build --release)" >&2; exit 1; }
 
 # One version: Cargo.toml's. npm/idemlint/package.json names it too (its own version and the
 # exact versions of its platform packages), so it is checked rather than rewritten.
-version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
+version=$(sed -n 's/^version = "\([^"]*\)".*/\1/p' Cargo.toml | head -n 1)
 # shellcheck disable=SC2016 # the ${...} are JavaScript's template strings, not the shell's
 node -e '
 const [pkgFile, version, platform] = process.argv.slice(1);
@@ -55,6 +64,7 @@ if (wrong.length) {
 
 rm -rf "$out"
 mkdir -p "$out"
+touch "$out/$marker"
 cp -R npm/idemlint "$out/idemlint"
 cp README.md LICENSE "$out/idemlint/"
 

@@ -20,8 +20,13 @@ maturin=$(command -v maturin || true)
 if [ -z "$maturin" ]; then
     venv="$target/maturin-venv"
     if [ ! -x "$venv/bin/maturin" ]; then
-        python3 -m venv "$venv"
-        "$venv/bin/pip" install --quiet --disable-pip-version-check 'maturin>=1.5,<2.0'
+        # Exit 3: no maturin to be had (no PyPI, no venv), which a caller may take as "skip";
+        # any other failure is the build's.
+        { python3 -m venv "$venv" &&
+            "$venv/bin/pip" install --quiet --disable-pip-version-check 'maturin>=1.5,<2.0'; } || {
+            echo "dist/build-wheel.sh: could not install maturin from PyPI" >&2
+            exit 3
+        }
     fi
     maturin="$venv/bin/maturin"
 fi

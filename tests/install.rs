@@ -237,10 +237,16 @@ fn run_with_tool(tool: &str) {
         text(&want.stdout),
         "{tool}: standard output"
     );
+    // A usage error: what idemlint writes on stderr reaches it (after what the tool wrote).
+    let missing = command(&["check", "--format", "nope", EXAMPLE]);
+    let want = cargo_built(repo(), &["check", "--format", "nope", EXAMPLE]);
+    assert_eq!(want.status.code(), Some(2));
+    assert_eq!(missing.status.code(), Some(2), "{tool}: {missing:?}");
+    assert!(!text(&want.stderr).is_empty());
     assert!(
-        text(&check.stderr).ends_with(&text(&want.stderr)),
+        text(&missing.stderr).ends_with(&text(&want.stderr)),
         "{tool}: standard error\n{}",
-        text(&check.stderr)
+        text(&missing.stderr)
     );
 }
 
@@ -277,6 +283,29 @@ fn node_platform() -> String {
     text(&out.stdout).trim().to_string()
 }
 
+/// A folder of this test process under the target's temporary folder, named `prefix-<pid>`:
+/// two `cargo test` runs at once do not share it. Those of processes that have ended are
+/// removed first (on Linux, where /proc says which have).
+fn process_dir(prefix: &str) -> PathBuf {
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    if Path::new("/proc/self").exists() {
+        for entry in std::fs::read_dir(tmp).into_iter().flatten().flatten() {
+            let name = entry.file_name();
+            let pid = name
+                .to_str()
+                .and_then(|n| n.strip_prefix(prefix)?.strip_prefix('-'))
+                .and_then(|pid| pid.parse::<u32>().ok());
+            if pid.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+    let dir = tmp.join(format!("{prefix}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// The binary under test without its debug info (200 MB and more), which would make `npm pack`
 /// and `npm install` slow; it runs the same. Made once, in `dir`.
 fn stripped_binary(dir: &Path) -> PathBuf {
@@ -297,9 +326,7 @@ fn stripped_binary(dir: &Path) -> PathBuf {
 fn npm_tarballs() -> &'static (PathBuf, PathBuf) {
     static TARBALLS: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
     TARBALLS.get_or_init(|| {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("npm-packages");
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = process_dir("npm-packages");
         stripped_binary(&dir);
         let out = dir.join("out");
         let built = run(Command::new("bash")
@@ -409,6 +436,33 @@ fn npx_without_the_platform_package_says_which_to_install() {
              @idemlint/cli-{platform}`\n"
         )
     );
+
+    // On musl (Alpine), where npm leaves the glibc binary's package out: Node's report, made
+    // here to name no glibc, is how the launcher tells.
+    if platform.starts_with("linux-") {
+        let fake = project.join("musl.js");
+        std::fs::write(
+            &fake,
+            "const real = process.report.getReport.bind(process.report);\n\
+             process.report.getReport = () => { const r = real(); \
+             delete r.header.glibcVersionRuntime; return r; };\n",
+        )
+        .unwrap();
+        let out = run(Command::new("node")
+            .arg("--require")
+            .arg(&fake)
+            .arg(project.join("node_modules/idemlint/bin/idemlint.js"))
+            .arg("--version"));
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "idemlint: no prebuilt binary for {platform} with musl (Alpine): the binaries \
+                 need glibc; use an image with glibc (Debian, Ubuntu), or build it with `cargo \
+                 install idemlint`\n"
+            )
+        );
+    }
 }
 
 /// The children of process `pid`, from /proc.
@@ -534,9 +588,7 @@ fn the_npm_packages_carry_the_license_libc_and_repository() {
     if !npm_available() {
         return;
     }
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("npm-packages-repository");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = process_dir("npm-packages-repository");
     let binary = stripped_binary(&dir);
     let out = dir.join("out");
     let built = run(Command::new("bash")
@@ -704,26 +756,42 @@ fn the_release_points_the_readme_links_at_the_tag() {
         std::fs::read_to_string(&file).unwrap()
     };
     let tag = "https://github.com/acme/idemlint/blob/v1.2.3/";
+    let repository = "https://github.com/acme/idemlint";
     assert_eq!(
         rewrite(
             "See [`rules/a.md`](rules/a.md) and [the action](./action.yml \"title\"), \
              [up](#install), [web](https://example.com/x.md), `[code](rules/b.md)`.\n\
-             ```yaml\n[in a fence](rules/c.md)\n```\n[after](CHANGELOG.md)\n"
+             ```yaml\n[in a fence](rules/c.md)\n```\n[after](CHANGELOG.md)\n\
+             ![logo](docs/logo.png) [folder](editors/vscode/) [spaced](<a b.md> 'T')\n\
+             - a list item:\n  ```\n  [in an item's fence](rules/e.md)\n  ```\n\
+             ````\n```\n[a shorter line of ticks does not close](rules/f.md)\n````\n\
+             [ref]: rules/d.md \"title\"\n"
         ),
         format!(
             "See [`rules/a.md`]({tag}rules/a.md) and [the action]({tag}action.yml \"title\"), \
              [up](#install), [web](https://example.com/x.md), `[code](rules/b.md)`.\n\
-             ```yaml\n[in a fence](rules/c.md)\n```\n[after]({tag}CHANGELOG.md)\n"
+             ```yaml\n[in a fence](rules/c.md)\n```\n[after]({tag}CHANGELOG.md)\n\
+             ![logo]({repository}/raw/v1.2.3/docs/logo.png) \
+             [folder]({repository}/tree/v1.2.3/editors/vscode/) [spaced](<{tag}a b.md> 'T')\n\
+             - a list item:\n  ```\n  [in an item's fence](rules/e.md)\n  ```\n\
+             ````\n```\n[a shorter line of ticks does not close](rules/f.md)\n````\n\
+             [ref]: {tag}rules/d.md \"title\"\n"
         )
     );
     // On the real README: every link that named a file of the repository now names it at the
     // tag, and that file exists.
     let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
     let rewritten = rewrite(&readme);
-    let links = rewritten.matches(&format!("]({tag}")).count();
+    // Every link but anchors and URLs is rewritten: none is left relative outside code.
+    let links = rewritten.matches(&format!("]({repository}/")).count();
+    let relative = readme.matches("](").count()
+        - readme.matches("](#").count()
+        - readme.matches("](http").count();
+    assert_eq!(links, relative);
     assert!(links > 50, "{links} links rewritten");
-    for target in rewritten.split(&format!("]({tag}")).skip(1) {
+    for target in rewritten.split(&format!("]({repository}/")).skip(1) {
         let path = target.split([')', ' ', '#']).next().unwrap();
+        let path = path.split_once("/v1.2.3/").unwrap().1;
         assert!(
             repo().join(path).exists(),
             "README links to {path}, which is not there"
@@ -956,6 +1024,7 @@ fn the_action_with_a_base_fails_only_on_new_findings() {
 /// idemlint==VERSION`, VERSION being the action's own (Cargo.toml's, beside its script) when
 /// `version` is not given; here from the built wheel's folder instead of PyPI (PIP_NO_INDEX,
 /// PIP_FIND_LINKS: pip's own settings, which the step passes through), so it runs offline.
+#[cfg(unix)]
 #[test]
 fn the_action_installs_the_wheel_with_pip_and_puts_it_on_the_jobs_path() {
     let Some(wheel) = wheel() else { return };
@@ -989,12 +1058,20 @@ fn the_action_installs_the_wheel_with_pip_and_puts_it_on_the_jobs_path() {
         run.stdout,
         format!("idemlint {VERSION}\n{}", text(&gate.stdout))
     );
-    let venv_bin = runner.path().join("idemlint-venv/bin");
+    // The job's PATH gets a folder holding idemlint alone, not the virtualenv's, whose python
+    // and pip would take the place of the job's own in later steps.
+    let tools = runner.path().join("idemlint-bin");
     assert_eq!(
         std::fs::read_to_string(&job_path).unwrap(),
-        format!("{}\n", venv_bin.display())
+        format!("{}\n", tools.display())
     );
-    assert!(venv_bin.join("idemlint").is_file());
+    let names: Vec<_> = std::fs::read_dir(&tools)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["idemlint"]);
+    let version = self::run(Command::new(tools.join("idemlint")).arg("--version"));
+    assert_eq!(text(&version.stdout), format!("idemlint {VERSION}\n"));
 
     // A version PyPI does not have fails the step, saying what to set; pip is told to take a
     // wheel only, never to build the source (minutes of compiling on a platform without one).
@@ -1003,12 +1080,38 @@ fn the_action_installs_the_wheel_with_pip_and_puts_it_on_the_jobs_path() {
     let run = run_action_with(dir.path(), runner.path(), &env);
     assert_eq!(run.status, Some(2), "{}{}", run.stdout, run.stderr);
     assert!(
-        run.stdout.contains(
-            "::error title=idemlint::could not install idemlint==9.9.9 from PyPI with pip: set \
-             the action's `version` to a released version, or `latest`"
-        ),
+        run.stdout
+            .contains("::error title=idemlint::pip could not install idemlint==9.9.9 on "),
         "{}",
         run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("`version` must name a release on PyPI, or be `latest`"),
+        "{}",
+        run.stdout
+    );
+
+    // Git Bash on Windows (here a stand-in `cygpath` on PATH): the job's PATH file gets the
+    // folder in Windows form, bash's own PATH the Unix form.
+    let stub = runner.path().join("stub");
+    std::fs::create_dir_all(&stub).unwrap();
+    std::fs::write(
+        stub.join("cygpath"),
+        "#!/bin/sh\ncase \"$1\" in -w) echo \"C:$2\" ;; *) echo \"$2\" ;; esac\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(stub.join("cygpath"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut env = env[..env.len() - 1].to_vec();
+    let path = std::env::var("PATH").unwrap_or_default();
+    env.push(("PATH", format!("{}:{path}", stub.display())));
+    std::fs::remove_file(&job_path).unwrap();
+    let run = run_action_with(dir.path(), runner.path(), &env);
+    assert_eq!(run.status, Some(1), "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        std::fs::read_to_string(&job_path).unwrap(),
+        format!("C:{}\n", tools.display())
     );
 }
 
@@ -1037,6 +1140,14 @@ fn the_action_takes_paths_one_a_line_with_spaces_or_on_one_line() {
         ],
     );
     assert_eq!(all.status.code(), Some(1));
+
+    // `**` is any depth, the folder itself included (bash 4's globstar).
+    let run = run_action(dir.path(), runner.path(), &[("INPUT_PATHS", "**/*.yaml")]);
+    assert_eq!(run.status, Some(1), "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        run.stdout,
+        format!("idemlint {VERSION}\n{}", text(&all.stdout))
+    );
 
     let lines = "\n  my specs/*.yaml  \n\n  other/a.yaml\n";
     let run = run_action(dir.path(), runner.path(), &[("INPUT_PATHS", lines)]);

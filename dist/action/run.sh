@@ -16,46 +16,71 @@ version="${INPUT_VERSION:-}"
 here=$(cd "$(dirname "$0")" && pwd)
 sarif="${INPUT_SARIF_FILE:-idemlint.sarif}"
 
+fail() {
+    echo "::error title=idemlint::$1"
+    exit 2
+}
+
 if [ "${IDEMLINT_ACTION_NO_INSTALL:-}" != 1 ]; then
     # The version of this action's own release unless `version` says otherwise: a workflow
     # pinned to `@v0.1.0` keeps linting with 0.1.0 when 0.2.0 adds rules.
     if [ -z "$version" ]; then
-        version=$(sed -n 's/^version = "\(.*\)"$/\1/p' "$here/../../Cargo.toml" | head -n 1)
+        version=$(sed -n 's/^version = "\([^"]*\)".*/\1/p' "$here/../../Cargo.toml" | head -n 1)
+        [ -n "$version" ] || fail "could not read this action's version from $here/../../Cargo.toml: set the action's \`version\`"
     fi
     # A virtualenv of its own: the runners' system Pythons refuse `pip install` (PEP 668).
+    # python3 first; on Windows it may be the Microsoft Store's stub, which does not run.
+    python=""
+    for candidate in python3 python; do
+        if command -v "$candidate" >/dev/null 2>&1 && "$candidate" -c "" >/dev/null 2>&1; then
+            python=$candidate
+            break
+        fi
+    done
+    [ -n "$python" ] || fail "no Python on this runner to install idemlint with (actions/setup-python)"
     venv="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/idemlint-venv"
-    python=$(command -v python3 || command -v python) || {
-        echo "::error title=idemlint::no Python on this runner to install idemlint with (actions/setup-python)"
-        exit 2
-    }
-    "$python" -m venv "$venv" || exit 2
+    "$python" -m venv "$venv" ||
+        fail "$python could not make a virtualenv to install idemlint into (Debian and Ubuntu images: apt-get install python3-venv)"
     bin="$venv/bin"
-    [ -d "$venv/Scripts" ] && bin="$venv/Scripts" # Windows
+    exe=idemlint
+    if [ -d "$venv/Scripts" ]; then # Windows
+        bin="$venv/Scripts"
+        exe=idemlint.exe
+    fi
     requirement=idemlint
     [ "$version" = latest ] || requirement="idemlint==$version"
     # --only-binary: a platform without a wheel fails here in seconds, rather than building
     # the source distribution, which needs a Rust toolchain and minutes.
-    if ! "$bin/python" -m pip install --quiet --disable-pip-version-check \
-        --only-binary idemlint "$requirement"; then
-        echo "::error title=idemlint::could not install $requirement from PyPI with pip: set the action's \`version\` to a released version, or \`latest\`"
-        exit 2
-    fi
-    # On Windows the venv's folder is a Windows path: bash's PATH wants /c/..., while the job's
-    # PATH file (read by the runner, not by bash) wants C:\....
-    job_bin="$bin"
+    "$bin/python" -m pip install --quiet --disable-pip-version-check \
+        --only-binary idemlint "$requirement" ||
+        fail "pip could not install $requirement on $(uname -sm) (pip's error is above): the wheels are for Linux x64 and arm64 with glibc, macOS and Windows x64; \`version\` must name a release on PyPI, or be \`latest\`"
+    # Only the binary goes on the PATH: the virtualenv's folder also holds its python and pip,
+    # which would take the place of the job's own (actions/setup-python) in later steps.
+    tools="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/idemlint-bin"
+    rm -rf "$tools"
+    mkdir -p "$tools"
+    cp "$bin/$exe" "$tools/$exe"
+    # On Windows the folder is a Windows path: bash's PATH wants /c/..., while the job's PATH
+    # file (read by the runner, not by bash) wants C:\....
+    job_tools="$tools"
     if command -v cygpath >/dev/null 2>&1; then
-        bin=$(cygpath -u "$bin")
-        job_bin=$(cygpath -w "$bin")
+        tools=$(cygpath -u "$tools")
+        job_tools=$(cygpath -w "$tools")
     fi
-    export PATH="$bin:$PATH"
+    export PATH="$tools:$PATH"
     # Later steps of the job can run idemlint too.
-    [ -n "${GITHUB_PATH:-}" ] && echo "$job_bin" >>"$GITHUB_PATH"
+    [ -n "${GITHUB_PATH:-}" ] && echo "$job_tools" >>"$GITHUB_PATH"
 fi
 idemlint --version
 
 # Paths: one per line when the input has several lines (names may hold spaces; each line is
 # trimmed, blank ones skipped), else separated by spaces. Each is a glob, expanded by the
 # shell; one that matches nothing is passed as it is, and `check` says it does not exist.
+# `**` is any depth of folders (bash 4's globstar; macOS's bash 3.2 has none, and reads `**` as
+# `*`: a folder, which `check` walks itself, says the same there).
+shopt -s globstar 2>/dev/null || case "$paths_text" in
+    *'**'*) fail "\`**\` in \`paths\` needs bash 4 or later, and this runner's bash is $BASH_VERSION: name the folder instead (idemlint looks in its subfolders)" ;;
+esac
 paths=()
 if [[ "$paths_text" == *$'\n'* ]]; then
     while IFS= read -r line; do

@@ -30,12 +30,14 @@ function fail(message) {
   process.exit(2);
 }
 
-// Node's own report says which C library it runs on: glibc's version, or none on musl.
+// Whether this Linux runs on musl (Alpine) rather than glibc: Node's own report names glibc's
+// version, or none. Asked only when the platform package is missing, since building the report
+// can be slow on some hosts (its network section: left out).
 function isMusl() {
   if (process.platform !== "linux") return false;
   try {
-    const header = process.report.getReport().header;
-    return !header.glibcVersionRuntime;
+    process.report.excludeNetwork = true;
+    return !process.report.getReport().header.glibcVersionRuntime;
   } catch {
     return false;
   }
@@ -50,13 +52,18 @@ function binary() {
         OTHER_WAYS,
     );
   }
-  if (isMusl()) {
-    fail(`no prebuilt binary for ${platform} with musl (Alpine): the binaries need glibc; ${OTHER_WAYS}`);
-  }
   const exe = process.platform === "win32" ? "idemlint.exe" : "idemlint";
   try {
     return require.resolve(`${pkg}/bin/${exe}`);
   } catch {
+    if (isMusl()) {
+      // npm leaves the glibc binary out here (its package says `libc: glibc`); PyPI has no
+      // musl wheel either.
+      fail(
+        `no prebuilt binary for ${platform} with musl (Alpine): the binaries need glibc; ` +
+          "use an image with glibc (Debian, Ubuntu), or build it with `cargo install idemlint`",
+      );
+    }
     fail(
       `the package ${pkg}, which holds the binary for ${platform}, is not installed; ` +
         "optional dependencies may have been left out (`--omit=optional`, `--no-optional`): " +
@@ -69,11 +76,12 @@ const child = spawn(binary(), process.argv.slice(2), { stdio: "inherit" });
 
 // A signal sent to this process (a CI runner cancelling the job, `kill`, a terminal closing)
 // goes on to the binary, which then ends as it would have if run directly; this process waits
-// for it rather than leaving it running. Ctrl-C reaches both from the terminal: the binary's
-// copy is the one that counts.
-const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"].filter(
-  (s) => !(process.platform === "win32" && s !== "SIGINT"),
-);
+// for it rather than leaving it running. Ctrl-C in a terminal reaches both: the binary's copy
+// is the one that counts. On Windows, Ctrl-C reaches the binary from the console and Node's
+// `kill` would terminate it outright, so the launcher only keeps itself alive.
+const FORWARDED =
+  process.platform === "win32" ? [] : ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR2", "SIGALRM"];
+const IGNORED = process.platform === "win32" ? ["SIGINT", "SIGBREAK"] : [];
 for (const signal of FORWARDED) {
   process.on(signal, () => {
     try {
@@ -83,9 +91,13 @@ for (const signal of FORWARDED) {
     }
   });
 }
+for (const signal of IGNORED) process.on(signal, () => {});
 
 child.on("error", (error) => {
-  fail(`could not run ${error.path || "the binary"}: ${error.message}`);
+  // After the binary started, an error is a failed `kill` (it ended meanwhile): its exit
+  // follows, and ends this process.
+  if (child.pid !== undefined) return;
+  fail(`could not run ${error.path || "the binary"}: ${error.code || error.message}`);
 });
 
 child.on("exit", (code, signal) => {
@@ -96,5 +108,5 @@ child.on("exit", (code, signal) => {
     // Node ignores some signals (SIGPIPE): then the shell's convention, 128 + the number.
     process.exit(128 + (os.constants.signals[signal] || 0));
   }
-  process.exit(code);
+  process.exit(code === null ? 2 : code);
 });
