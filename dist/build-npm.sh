@@ -6,7 +6,8 @@
 #   dist/build-npm.sh [--binary PATH] [--platform PLATFORM] [--out DIR]
 #
 # PLATFORM is Node's `${process.platform}-${process.arch}` (linux-x64, darwin-arm64, win32-x64,
-# ...), by default this machine's; PATH defaults to the release build of this machine. The
+# ...), with `-musl` for a Linux binary linked with musl (linux-x64-musl), by default this
+# machine's; PATH defaults to the release build of this machine. The
 # release workflow runs this once per platform with the binary it cross-built. DIR (default
 # dist/npm) is emptied first. URL, the source repository, goes into both package.json files:
 # npm's provenance needs it to match the repository that publishes.
@@ -81,7 +82,8 @@ chmod 755 "$pkg/bin/$exe"
 node -e '
 const fs = require("fs");
 const [dir, main, version, platform, repository] = process.argv.slice(1);
-const [os, cpu] = platform.split("-");
+// linux-x64 is the glibc build, linux-x64-musl the musl one.
+const [os, cpu, musl] = platform.split("-");
 const pkg = {
   name: `@idemlint/cli-${platform}`,
   version,
@@ -89,9 +91,9 @@ const pkg = {
   license: "MIT",
   os: [os],
   cpu: [cpu],
-  // The Linux binaries are built against glibc: npm leaves them out on musl (Alpine), where
-  // they would not start, and the launcher says what to do instead.
-  ...(os === "linux" ? { libc: ["glibc"] } : {}),
+  // npm installs only the Linux package of the C library the machine has: a glibc binary
+  // does not start on musl (Alpine), nor a musl-linked one on glibc.
+  ...(os === "linux" ? { libc: [musl ? "musl" : "glibc"] } : {}),
   files: ["bin"],
   // Yarn PnP: keep the binary on disk, where it can be executed.
   preferUnplugged: true,

@@ -437,8 +437,8 @@ fn npx_without_the_platform_package_says_which_to_install() {
         )
     );
 
-    // On musl (Alpine), where npm leaves the glibc binary's package out: Node's report, made
-    // here to name no glibc, is how the launcher tells.
+    // On musl (Alpine), where npm installs the musl build's package instead: Node's report,
+    // made here to name no glibc, is how the launcher tells which package to name.
     if platform.starts_with("linux-") {
         let fake = project.join("musl.js");
         std::fs::write(
@@ -457,9 +457,10 @@ fn npx_without_the_platform_package_says_which_to_install() {
         assert_eq!(
             text(&out.stderr),
             format!(
-                "idemlint: no prebuilt binary for {platform} with musl (Alpine): the binaries \
-                 need glibc; use an image with glibc (Debian, Ubuntu), or build it with `cargo \
-                 install idemlint`\n"
+                "idemlint: the package @idemlint/cli-{platform}-musl, which holds the binary \
+                 for {platform}, is not installed; optional dependencies may have been left out \
+                 (`--omit=optional`, `--no-optional`): install it with `npm install \
+                 @idemlint/cli-{platform}-musl`\n"
             )
         );
     }
@@ -632,6 +633,26 @@ fn the_npm_packages_carry_the_license_libc_and_repository() {
             text(&listing.stdout)
         );
     }
+    // The musl build of a Linux platform: the same os and cpu, libc musl.
+    let musl = dir.join("out-musl");
+    let built = run(Command::new("bash")
+        .arg(repo().join("dist/build-npm.sh"))
+        .arg("--binary")
+        .arg(&binary)
+        .arg("--out")
+        .arg(&musl)
+        .args(["--platform", "linux-x64-musl"]));
+    assert!(built.status.success(), "dist/build-npm.sh: {built:?}");
+    let platform = json(musl.join("cli-linux-x64-musl/package.json"));
+    assert_eq!(platform["name"], "@idemlint/cli-linux-x64-musl");
+    assert_eq!(platform["os"], serde_json::json!(["linux"]));
+    assert_eq!(platform["cpu"], serde_json::json!(["x64"]));
+    assert_eq!(platform["libc"], serde_json::json!(["musl"]));
+    assert!(
+        musl.join(format!("idemlint-cli-linux-x64-musl-{VERSION}.tgz"))
+            .is_file()
+    );
+
     // Without --repository nothing is added: a local build names no repository.
     let (main, _) = npm_tarballs();
     let listing = run(Command::new("tar")
@@ -667,14 +688,31 @@ fn the_release_builds_every_platform_the_npm_package_names() {
     dependencies.sort();
 
     let shim = std::fs::read_to_string(repo().join("npm/idemlint/bin/idemlint.js")).unwrap();
-    let mut known: Vec<String> = shim
-        .lines()
-        .filter_map(|l| {
-            let (platform, package) = l.trim().split_once(": ")?;
-            let platform = platform.trim_matches('"');
-            (package == format!("\"@idemlint/cli-{platform}\",")).then(|| platform.to_string())
-        })
-        .collect();
+    // Lines `"linux-x64": ["@idemlint/cli-linux-x64", "@idemlint/cli-linux-x64-musl"],`: each
+    // package is the platform's, or its musl build.
+    let mut known: Vec<String> = Vec::new();
+    let block = shim
+        .split_once("const PLATFORMS = {")
+        .and_then(|(_, rest)| rest.split_once("};"))
+        .expect("bin/idemlint.js defines PLATFORMS")
+        .0;
+    for line in block.lines() {
+        let Some((platform, packages)) = line.trim().split_once(": [") else {
+            continue;
+        };
+        let platform = platform.trim_matches('"');
+        for package in packages.trim_end_matches("],").split(", ") {
+            let name = package
+                .trim_matches('"')
+                .strip_prefix("@idemlint/cli-")
+                .unwrap_or_else(|| panic!("{package} is not @idemlint/cli-<platform>"));
+            assert!(
+                name == platform || name == format!("{platform}-musl"),
+                "PLATFORMS[{platform}] names {package}"
+            );
+            known.push(name.to_string());
+        }
+    }
     known.sort();
     assert_eq!(known, dependencies, "bin/idemlint.js's PLATFORMS");
 

@@ -53,7 +53,7 @@ if [ "${IDEMLINT_ACTION_NO_INSTALL:-}" != 1 ]; then
     # the source distribution, which needs a Rust toolchain and minutes.
     "$bin/python" -m pip install --quiet --disable-pip-version-check \
         --only-binary idemlint "$requirement" ||
-        fail "pip could not install $requirement on $(uname -sm) (pip's error is above): the wheels are for Linux x64 and arm64 with glibc, macOS and Windows x64; \`version\` must name a release on PyPI, or be \`latest\`"
+        fail "pip could not install $requirement on $(uname -sm) (pip's error is above): the wheels are for Linux x64 and arm64 (glibc or musl), macOS and Windows x64; \`version\` must name a release on PyPI, or be \`latest\`"
     # Only the binary goes on the PATH: the virtualenv's folder also holds its python and pip,
     # which would take the place of the job's own (actions/setup-python) in later steps.
     tools="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/idemlint-bin"

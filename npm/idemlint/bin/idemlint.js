@@ -14,12 +14,14 @@ const os = require("os");
 
 // `${process.platform}-${process.arch}` → the package that holds that binary. The release
 // workflow builds each of these (.github/workflows/release.yml); a test checks the lists agree.
+// Linux has two of each: glibc's and musl's (Alpine), of which npm installs the one whose
+// `libc` fits, so the launcher takes whichever is there.
 const PLATFORMS = {
-  "darwin-arm64": "@idemlint/cli-darwin-arm64",
-  "darwin-x64": "@idemlint/cli-darwin-x64",
-  "linux-arm64": "@idemlint/cli-linux-arm64",
-  "linux-x64": "@idemlint/cli-linux-x64",
-  "win32-x64": "@idemlint/cli-win32-x64",
+  "darwin-arm64": ["@idemlint/cli-darwin-arm64"],
+  "darwin-x64": ["@idemlint/cli-darwin-x64"],
+  "linux-arm64": ["@idemlint/cli-linux-arm64", "@idemlint/cli-linux-arm64-musl"],
+  "linux-x64": ["@idemlint/cli-linux-x64", "@idemlint/cli-linux-x64-musl"],
+  "win32-x64": ["@idemlint/cli-win32-x64"],
 };
 
 const OTHER_WAYS = "install it with `pip install idemlint` or `cargo install idemlint` instead";
@@ -31,8 +33,8 @@ function fail(message) {
 }
 
 // Whether this Linux runs on musl (Alpine) rather than glibc: Node's own report names glibc's
-// version, or none. Asked only when the platform package is missing, since building the report
-// can be slow on some hosts (its network section: left out).
+// version, or none. Asked only to name the missing package, since building the report can be
+// slow on some hosts (its network section: left out).
 function isMusl() {
   if (process.platform !== "linux") return false;
   try {
@@ -45,31 +47,27 @@ function isMusl() {
 
 function binary() {
   const platform = `${process.platform}-${process.arch}`;
-  const pkg = PLATFORMS[platform];
-  if (!pkg) {
+  const packages = PLATFORMS[platform];
+  if (!packages) {
     fail(
       `no prebuilt binary for ${platform} (there are: ${Object.keys(PLATFORMS).join(", ")}); ` +
         OTHER_WAYS,
     );
   }
   const exe = process.platform === "win32" ? "idemlint.exe" : "idemlint";
-  try {
-    return require.resolve(`${pkg}/bin/${exe}`);
-  } catch {
-    if (isMusl()) {
-      // npm leaves the glibc binary out here (its package says `libc: glibc`); PyPI has no
-      // musl wheel either.
-      fail(
-        `no prebuilt binary for ${platform} with musl (Alpine): the binaries need glibc; ` +
-          "use an image with glibc (Debian, Ubuntu), or build it with `cargo install idemlint`",
-      );
+  for (const pkg of packages) {
+    try {
+      return require.resolve(`${pkg}/bin/${exe}`);
+    } catch {
+      // Not installed: the next, or the message below.
     }
-    fail(
-      `the package ${pkg}, which holds the binary for ${platform}, is not installed; ` +
-        "optional dependencies may have been left out (`--omit=optional`, `--no-optional`): " +
-        `install it with \`npm install ${pkg}\``,
-    );
   }
+  const pkg = packages.find((p) => p.endsWith("-musl") === isMusl()) || packages[0];
+  fail(
+    `the package ${pkg}, which holds the binary for ${platform}, is not installed; ` +
+      "optional dependencies may have been left out (`--omit=optional`, `--no-optional`): " +
+      `install it with \`npm install ${pkg}\``,
+  );
 }
 
 const child = spawn(binary(), process.argv.slice(2), { stdio: "inherit" });
