@@ -23,10 +23,11 @@ const root = `${repository.replace(/\/+$/, "")}/`;
 
 // A file is shown at `blob/`, a folder at `tree/`, an image's bytes at `raw/`.
 function absolute(target, image) {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("#") || target.startsWith("/")) {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("#") || target.startsWith("//")) {
     return target;
   }
-  const path = target.replace(/^(\.\/)+/, "");
+  // `/x.md` is the repository's root on GitHub, as `x.md` is from the README at the root.
+  const path = target.replace(/^\/+/, "").replace(/^(\.\/)+/, "");
   const kind = image ? "raw" : path.split("#")[0].endsWith("/") ? "tree" : "blob";
   return `${root}${kind}/${revision}/${path}`;
 }
@@ -37,7 +38,8 @@ const TARGET = String.raw`\((\s*)(<[^>\n]*>|[^)\s<>]+)((?:\s+(?:"[^"]*"|'[^']*'|
 const IMAGE = new RegExp(String.raw`(!\[[^\]\n]*\])` + TARGET, "g");
 const LINK = new RegExp(String.raw`(\])` + TARGET, "g");
 // A reference definition: `[label]: target "title"`.
-const DEFINITION = /^(\s{0,3}\[[^\]]+\]:\s*)(<[^>\n]*>|\S+)(.*)$/;
+// Not a footnote (`[^1]: text`) nor a GitHub alert.
+const DEFINITION = /^(\s{0,3}\[(?![\^!])[^\]]+\]:\s*)(<[^>\n]*>|\S+)(.*)$/;
 
 function rewriteTarget(target, image) {
   if (target.startsWith("<")) return `<${absolute(target.slice(1, -1), image)}>`;
@@ -68,27 +70,34 @@ function rewriteLine(line) {
 // that fences in list items count, opens a block; only a line of the same character, at least
 // as long and with nothing after it, closes it.
 let fence = null;
+
+function mapLine(line) {
+  const marker = line.match(/^\s*(`{3,}|~{3,})(.*)$/);
+  if (fence === null) {
+    if (marker && !(marker[1][0] === "`" && marker[2].includes("`"))) {
+      fence = marker[1];
+      return line;
+    }
+    return rewriteLine(line);
+  }
+  if (
+    marker &&
+    marker[1][0] === fence[0] &&
+    marker[1].length >= fence.length &&
+    marker[2].trim() === ""
+  ) {
+    fence = null;
+  }
+  return line;
+}
+
 const out = fs
   .readFileSync(file, "utf8")
   .split("\n")
-  .map((line) => {
-    const marker = line.match(/^\s*(`{3,}|~{3,})(.*)$/);
-    if (fence === null) {
-      if (marker && !(marker[1][0] === "`" && marker[2].includes("`"))) {
-        fence = marker[1];
-        return line;
-      }
-      return rewriteLine(line);
-    }
-    if (
-      marker &&
-      marker[1][0] === fence[0] &&
-      marker[1].length >= fence.length &&
-      marker[2].trim() === ""
-    ) {
-      fence = null;
-    }
-    return line;
+  .map((full) => {
+    // A CRLF file: match without the CR, which `.` and `$` would trip on, and keep it.
+    const cr = full.endsWith("\r") ? "\r" : "";
+    return mapLine(cr ? full.slice(0, -1) : full) + cr;
   })
   .join("\n");
 fs.writeFileSync(file, out);

@@ -38,11 +38,19 @@ cd "$(dirname "$0")/.."
 # DIR is emptied: only if it is missing, empty, or an earlier output of this script (its
 # marker file), never a folder of other files given by mistake (`--out dist`, `--out ~`).
 marker=.idemlint-npm-out
-if [ -d "$out" ] && [ ! -e "$out/$marker" ] && [ -n "$(ls -A "$out")" ]; then
+if [ -e "$out" ] && [ ! -d "$out" ]; then
+    echo "$out is not a folder: give another --out" >&2
+    exit 2
+fi
+if [ "$out" != dist/npm ] && [ -d "$out" ] && [ ! -e "$out/$marker" ] && [ -n "$(ls -A "$out")" ]; then
     echo "$out is not empty and is not an earlier output of dist/build-npm.sh: give another --out" >&2
     exit 2
 fi
-[ -n "$platform" ] || platform=$(node -p 'process.platform + "-" + process.arch')
+# This machine's, with `-musl` where Node's report names no glibc (Alpine).
+[ -n "$platform" ] || platform=$(node -p '
+  const linux = process.platform === "linux";
+  const musl = linux && !process.report.getReport().header.glibcVersionRuntime;
+  `${process.platform}-${process.arch}${musl ? "-musl" : ""}`')
 [ -f "$binary" ] || { echo "no binary at $binary: build it first (cargo build --release)" >&2; exit 1; }
 
 # One version: Cargo.toml's. npm/idemlint/package.json names it too (its own version and the
@@ -91,8 +99,9 @@ const pkg = {
   license: "MIT",
   os: [os],
   cpu: [cpu],
-  // npm installs only the Linux package of the C library the machine has: a glibc binary
-  // does not start on musl (Alpine), nor a musl-linked one on glibc.
+  // npm (11.11 and later, and its lock files since) installs only the Linux package of the
+  // C library the machine has: a glibc binary does not start on musl (Alpine). The launcher picks
+  // the right one where both were installed.
   ...(os === "linux" ? { libc: [musl ? "musl" : "glibc"] } : {}),
   files: ["bin"],
   // Yarn PnP: keep the binary on disk, where it can be executed.

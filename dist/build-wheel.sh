@@ -16,6 +16,8 @@ case "${1:-}" in
     *) echo "usage: dist/build-wheel.sh [--profile PROFILE]" >&2; exit 2 ;;
 esac
 target="${CARGO_TARGET_DIR:-target}"
+# No wheel from an earlier build is left to be tested in place of this one, even if this fails.
+rm -rf dist/wheels
 maturin=$(command -v maturin || true)
 if [ -z "$maturin" ]; then
     venv="$target/maturin-venv"
@@ -30,7 +32,6 @@ if [ -z "$maturin" ]; then
     fi
     maturin="$venv/bin/maturin"
 fi
-rm -rf dist/wheels
 # --locked: the wheel holds the dependencies Cargo.lock names, as `cargo install --locked`.
 # maturin checks the binary's glibc symbols and tags the wheel with the oldest manylinux it fits.
 "$maturin" build --locked --profile "$profile" --out dist/wheels

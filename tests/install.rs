@@ -278,26 +278,36 @@ fn npm_available() -> bool {
     true
 }
 
+/// Node's platform and architecture, with `-musl` on a musl Linux (the npm package's names).
 fn node_platform() -> String {
-    let out = run(Command::new("node").args(["-p", "process.platform + '-' + process.arch"]));
+    let out = run(Command::new("node").args([
+        "-p",
+        "const musl = process.platform === 'linux' && \
+         !process.report.getReport().header.glibcVersionRuntime; \
+         `${process.platform}-${process.arch}${musl ? '-musl' : ''}`",
+    ]));
     text(&out.stdout).trim().to_string()
 }
 
 /// A folder of this test process under the target's temporary folder, named `prefix-<pid>`:
-/// two `cargo test` runs at once do not share it. Those of processes that have ended are
-/// removed first (on Linux, where /proc says which have).
+/// two `cargo test` runs at once do not share it. Those of earlier runs are removed once they
+/// are a day old (no run of these tests takes that long).
 fn process_dir(prefix: &str) -> PathBuf {
     let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
-    if Path::new("/proc/self").exists() {
-        for entry in std::fs::read_dir(tmp).into_iter().flatten().flatten() {
-            let name = entry.file_name();
-            let pid = name
-                .to_str()
-                .and_then(|n| n.strip_prefix(prefix)?.strip_prefix('-'))
-                .and_then(|pid| pid.parse::<u32>().ok());
-            if pid.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
-                let _ = std::fs::remove_dir_all(entry.path());
-            }
+    for entry in std::fs::read_dir(tmp).into_iter().flatten().flatten() {
+        let name = entry.file_name();
+        let ours = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(prefix)?.strip_prefix('-'))
+            .is_some_and(|pid| pid.parse::<u32>().is_ok());
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age.as_secs() > 24 * 3600);
+        if ours && old {
+            let _ = std::fs::remove_dir_all(entry.path());
         }
     }
     let dir = tmp.join(format!("{prefix}-{}", std::process::id()));
@@ -420,11 +430,7 @@ fn npx_without_the_platform_package_says_which_to_install() {
     // The main package alone, as `npm install --omit=optional` leaves it.
     npm_install(&project, &[main.as_path()]);
     let out = npx(&project, &["--version"]);
-    let platform = text(
-        &run(Command::new("node").args(["-p", "process.platform + '-' + process.arch"])).stdout,
-    )
-    .trim()
-    .to_string();
+    let platform = node_platform();
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert_eq!(text(&out.stdout), "");
     assert_eq!(
@@ -439,7 +445,7 @@ fn npx_without_the_platform_package_says_which_to_install() {
 
     // On musl (Alpine), where npm installs the musl build's package instead: Node's report,
     // made here to name no glibc, is how the launcher tells which package to name.
-    if platform.starts_with("linux-") {
+    if platform.starts_with("linux-") && !platform.ends_with("-musl") {
         let fake = project.join("musl.js");
         std::fs::write(
             &fake,
@@ -458,12 +464,101 @@ fn npx_without_the_platform_package_says_which_to_install() {
             text(&out.stderr),
             format!(
                 "idemlint: the package @idemlint/cli-{platform}-musl, which holds the binary \
-                 for {platform}, is not installed; optional dependencies may have been left out \
-                 (`--omit=optional`, `--no-optional`): install it with `npm install \
+                 for {platform}-musl, is not installed; optional dependencies may have been left \
+                 out (`--omit=optional`, `--no-optional`): install it with `npm install \
                  @idemlint/cli-{platform}-musl`\n"
             )
         );
     }
+}
+
+/// Where both Linux builds are installed (npm before 11.11 kept no `libc` in its lock file,
+/// yarn 1 ignores it), the launcher runs the one of the machine's C library. Here each
+/// package's "binary" is a script that names its build, and Node's report is made to say musl.
+#[cfg(unix)]
+#[test]
+fn the_npm_launcher_picks_the_build_of_the_machines_c_library() {
+    use std::os::unix::fs::PermissionsExt;
+    if !works("node", &["--version"]) {
+        eprintln!("skipped: no node");
+        return;
+    }
+    let platform = node_platform();
+    let Some(base) = platform
+        .strip_suffix("-musl")
+        .or(Some(platform.as_str()))
+        .filter(|p| p.starts_with("linux-"))
+    else {
+        eprintln!("skipped: not Linux ({platform})");
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let modules = tmp.path().join("node_modules");
+    let launcher = modules.join("idemlint/bin/idemlint.js");
+    std::fs::create_dir_all(launcher.parent().unwrap()).unwrap();
+    std::fs::copy(repo().join("npm/idemlint/bin/idemlint.js"), &launcher).unwrap();
+    for build in [base.to_string(), format!("{base}-musl")] {
+        let bin = modules.join(format!("@idemlint/cli-{build}/bin"));
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::write(
+            bin.parent().unwrap().join("package.json"),
+            format!("{{\"name\": \"@idemlint/cli-{build}\", \"version\": \"{VERSION}\"}}\n"),
+        )
+        .unwrap();
+        let script = bin.join("idemlint");
+        std::fs::write(&script, format!("#!/bin/sh\necho {build} \"$@\"\n")).unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let musl = tmp.path().join("musl.js");
+    std::fs::write(
+        &musl,
+        "const real = process.report.getReport.bind(process.report);\n\
+         process.report.getReport = () => { const r = real(); \
+         delete r.header.glibcVersionRuntime; return r; };\n",
+    )
+    .unwrap();
+    let glibc = tmp.path().join("glibc.js");
+    std::fs::write(
+        &glibc,
+        "const real = process.report.getReport.bind(process.report);\n\
+         process.report.getReport = () => { const r = real(); \
+         r.header.glibcVersionRuntime = '2.36'; return r; };\n",
+    )
+    .unwrap();
+    for (preload, build) in [(&glibc, base.to_string()), (&musl, format!("{base}-musl"))] {
+        let out = run(Command::new("node")
+            .arg("--require")
+            .arg(preload)
+            .arg(&launcher)
+            .arg("--version"));
+        assert_eq!(text(&out.stdout), format!("{build} --version\n"), "{out:?}");
+        assert_eq!(out.status.code(), Some(0));
+    }
+    // Only the glibc build, on musl (node_modules copied from a Debian build stage): it cannot
+    // start there, and the message names the package to install. Here the script is made to
+    // fail as such a binary does, with a loader that does not exist.
+    std::fs::remove_dir_all(modules.join(format!("@idemlint/cli-{base}-musl"))).unwrap();
+    std::fs::write(
+        modules.join(format!("@idemlint/cli-{base}/bin/idemlint")),
+        "#!/nonexistent/ld-linux.so\n",
+    )
+    .unwrap();
+    let out = run(Command::new("node")
+        .arg("--require")
+        .arg(&musl)
+        .arg(&launcher)
+        .arg("--version"));
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "idemlint: could not run {}: it is the build for another C library than this \
+             machine's (glibc or musl); install `@idemlint/cli-{base}-musl` instead\n",
+            modules
+                .join(format!("@idemlint/cli-{base}/bin/idemlint"))
+                .display()
+        )
+    );
 }
 
 /// The children of process `pid`, from /proc.
@@ -652,6 +747,24 @@ fn the_npm_packages_carry_the_license_libc_and_repository() {
         musl.join(format!("idemlint-cli-linux-x64-musl-{VERSION}.tgz"))
             .is_file()
     );
+
+    // An --out that is a file, or a folder of other files, is refused, not emptied.
+    let file = dir.join("a-file");
+    std::fs::write(&file, "keep").unwrap();
+    let other = dir.join("other-folder");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(other.join("keep"), "keep").unwrap();
+    for out in [&file, &other] {
+        let refused = run(Command::new("bash")
+            .arg(repo().join("dist/build-npm.sh"))
+            .arg("--binary")
+            .arg(&binary)
+            .arg("--out")
+            .arg(out));
+        assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    }
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep");
+    assert!(other.join("keep").is_file());
 
     // Without --repository nothing is added: a local build names no repository.
     let (main, _) = npm_tarballs();
@@ -1179,13 +1292,33 @@ fn the_action_takes_paths_one_a_line_with_spaces_or_on_one_line() {
     );
     assert_eq!(all.status.code(), Some(1));
 
-    // `**` is any depth, the folder itself included (bash 4's globstar).
-    let run = run_action(dir.path(), runner.path(), &[("INPUT_PATHS", "**/*.yaml")]);
+    // `**` is any depth, the folder itself included (bash 4's globstar): `deep/**/*.yaml` finds
+    // deep/top.yaml and deep/a/b/c.yaml, which `*/*.yaml` would both miss.
+    std::fs::create_dir_all(dir.path().join("deep/a/b")).unwrap();
+    std::fs::copy(repo().join(EXAMPLE), dir.path().join("deep/top.yaml")).unwrap();
+    std::fs::copy(repo().join(EXAMPLE), dir.path().join("deep/a/b/c.yaml")).unwrap();
+    let run = run_action(
+        dir.path(),
+        runner.path(),
+        &[("INPUT_PATHS", "deep/**/*.yaml")],
+    );
     assert_eq!(run.status, Some(1), "{}{}", run.stdout, run.stderr);
+    let deep = cargo_built(
+        dir.path(),
+        &[
+            "check",
+            "--format",
+            "github",
+            "deep/a/b/c.yaml",
+            "deep/top.yaml",
+        ],
+    );
     assert_eq!(
         run.stdout,
-        format!("idemlint {VERSION}\n{}", text(&all.stdout))
+        format!("idemlint {VERSION}\n{}", text(&deep.stdout))
     );
+    assert!(run.stdout.contains("file=deep/top.yaml,"));
+    assert!(run.stdout.contains("file=deep/a/b/c.yaml,"));
 
     let lines = "\n  my specs/*.yaml  \n\n  other/a.yaml\n";
     let run = run_action(dir.path(), runner.path(), &[("INPUT_PATHS", lines)]);

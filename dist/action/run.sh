@@ -51,7 +51,9 @@ if [ "${IDEMLINT_ACTION_NO_INSTALL:-}" != 1 ]; then
     [ "$version" = latest ] || requirement="idemlint==$version"
     # --only-binary: a platform without a wheel fails here in seconds, rather than building
     # the source distribution, which needs a Rust toolchain and minutes.
-    "$bin/python" -m pip install --quiet --disable-pip-version-check \
+    # --upgrade: with `latest`, a virtualenv left by an earlier use of the action in this job
+    # gets the newest release too.
+    "$bin/python" -m pip install --quiet --disable-pip-version-check --upgrade \
         --only-binary idemlint "$requirement" ||
         fail "pip could not install $requirement on $(uname -sm) (pip's error is above): the wheels are for Linux x64 and arm64 (glibc or musl), macOS and Windows x64; \`version\` must name a release on PyPI, or be \`latest\`"
     # Only the binary goes on the PATH: the virtualenv's folder also holds its python and pip,
@@ -59,7 +61,7 @@ if [ "${IDEMLINT_ACTION_NO_INSTALL:-}" != 1 ]; then
     tools="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/idemlint-bin"
     rm -rf "$tools"
     mkdir -p "$tools"
-    cp "$bin/$exe" "$tools/$exe"
+    cp "$bin/$exe" "$tools/$exe" || fail "could not copy idemlint into $tools"
     # On Windows the folder is a Windows path: bash's PATH wants /c/..., while the job's PATH
     # file (read by the runner, not by bash) wants C:\....
     job_tools="$tools"
@@ -71,13 +73,14 @@ if [ "${IDEMLINT_ACTION_NO_INSTALL:-}" != 1 ]; then
     # Later steps of the job can run idemlint too.
     [ -n "${GITHUB_PATH:-}" ] && echo "$job_tools" >>"$GITHUB_PATH"
 fi
-idemlint --version
+idemlint --version || fail "idemlint does not run on $(uname -sm)"
 
 # Paths: one per line when the input has several lines (names may hold spaces; each line is
 # trimmed, blank ones skipped), else separated by spaces. Each is a glob, expanded by the
 # shell; one that matches nothing is passed as it is, and `check` says it does not exist.
-# `**` is any depth of folders (bash 4's globstar; macOS's bash 3.2 has none, and reads `**` as
-# `*`: a folder, which `check` walks itself, says the same there).
+# `**` is any depth of folders (bash 4's globstar). macOS's bash 3.2 has none and would read
+# `**` as `*`, missing files silently: there it is an error (a folder says the same: `check`
+# walks it).
 shopt -s globstar 2>/dev/null || case "$paths_text" in
     *'**'*) fail "\`**\` in \`paths\` needs bash 4 or later, and this runner's bash is $BASH_VERSION: name the folder instead (idemlint looks in its subfolders)" ;;
 esac
@@ -98,9 +101,9 @@ else
     paths=($paths_text)
 fi
 [ ${#paths[@]} -gt 0 ] || paths=(.)
+# ${a[@]+"${a[@]}"} below: an empty array under `set -u` in macOS's bash 3.2 too.
 base_args=()
 [ -n "$base" ] && base_args=(--base "$base")
-# ${a[@]+"${a[@]}"}: an empty array under `set -u` in macOS's bash 3.2 too.
 
 # 1. Every finding, for code scanning, which compares a pull request's alerts with its base
 #    branch's itself (a --base SARIF would hold only the new ones): never --base, never fails.

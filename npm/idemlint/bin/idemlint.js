@@ -55,22 +55,29 @@ function binary() {
     );
   }
   const exe = process.platform === "win32" ? "idemlint.exe" : "idemlint";
+  const installed = [];
   for (const pkg of packages) {
     try {
-      return require.resolve(`${pkg}/bin/${exe}`);
+      installed.push([pkg, require.resolve(`${pkg}/bin/${exe}`)]);
     } catch {
-      // Not installed: the next, or the message below.
+      // Not installed.
     }
   }
-  const pkg = packages.find((p) => p.endsWith("-musl") === isMusl()) || packages[0];
+  // Both Linux builds can be there (npm before 11.11 wrote no `libc` into package-lock.json,
+  // yarn 1 ignores it, node_modules copied from another machine): take the C library's.
+  const musl = installed.length > 1 || installed.length === 0 ? isMusl() : false;
+  const fits = installed.find(([pkg]) => pkg.endsWith("-musl") === musl) || installed[0];
+  if (fits) return fits;
+  const pkg = packages.find((p) => p.endsWith("-musl") === musl) || packages[0];
   fail(
-    `the package ${pkg}, which holds the binary for ${platform}, is not installed; ` +
-      "optional dependencies may have been left out (`--omit=optional`, `--no-optional`): " +
-      `install it with \`npm install ${pkg}\``,
+    `the package ${pkg}, which holds the binary for ${pkg.replace("@idemlint/cli-", "")}, is ` +
+      "not installed; optional dependencies may have been left out (`--omit=optional`, " +
+      `\`--no-optional\`): install it with \`npm install ${pkg}\``,
   );
 }
 
-const child = spawn(binary(), process.argv.slice(2), { stdio: "inherit" });
+const [pkg, path] = binary();
+const child = spawn(path, process.argv.slice(2), { stdio: "inherit" });
 
 // A signal sent to this process (a CI runner cancelling the job, `kill`, a terminal closing)
 // goes on to the binary, which then ends as it would have if run directly; this process waits
@@ -95,6 +102,15 @@ child.on("error", (error) => {
   // After the binary started, an error is a failed `kill` (it ended meanwhile): its exit
   // follows, and ends this process.
   if (child.pid !== undefined) return;
+  if (error.code === "ENOENT" && process.platform === "linux") {
+    // The file is there (it was resolved), so what is missing is its loader: a glibc binary
+    // on musl, or the other way round.
+    const other = pkg.endsWith("-musl") ? pkg.slice(0, -"-musl".length) : `${pkg}-musl`;
+    fail(
+      `could not run ${path}: it is the build for another C library than this machine's ` +
+        `(glibc or musl); install \`${other}\` instead`,
+    );
+  }
   fail(`could not run ${error.path || "the binary"}: ${error.code || error.message}`);
 });
 
