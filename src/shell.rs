@@ -10,10 +10,76 @@ pub fn completions(mut cmd: clap::Command, shell: clap_complete::Shell) -> Vec<u
     let unbuilt = cmd.clone();
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut cmd, "idemlint", &mut out);
-    if shell == clap_complete::Shell::Bash {
-        out = bash_extras(&unbuilt, out);
+    match shell {
+        clap_complete::Shell::Bash => out = bash_extras(&unbuilt, out),
+        clap_complete::Shell::Fish => fish_extras(&unbuilt, &mut out),
+        _ => {}
     }
     out
+}
+
+/// Lines added to clap's fish script for what it cannot offer: the values of a comma-separated
+/// option after a comma, through fish's own `__fish_complete_list` (`--select
+/// missing-idempotency-key,<TAB>`), and the commands `idemlint man` has a page for at each
+/// level, instead of file names. Fish merges them with clap's lines for the same option.
+fn fish_extras(cmd: &clap::Command, out: &mut Vec<u8>) {
+    let mut text = String::from(
+        "\n# Added by idemlint to clap's script: values after a comma, and `idemlint man`'s \
+         commands.\n",
+    );
+    // One function prints the values of each command's comma-separated option.
+    let mut cases = Vec::new();
+    for sub in cmd.get_subcommands().filter(|c| !c.is_hide_set()) {
+        for arg in sub.get_opts() {
+            let values = arg.get_possible_values();
+            if arg.get_value_delimiter() != Some(',') || values.is_empty() {
+                continue;
+            }
+            let Some(long) = arg.get_long() else { continue };
+            let names: Vec<&str> = values
+                .iter()
+                .filter(|v| !v.is_hide_set())
+                .map(|v| v.get_name())
+                .collect();
+            cases.push(format!(
+                "        case '{} {long}'\n            printf '%s\\n' {}\n",
+                sub.get_name(),
+                names.join(" ")
+            ));
+            text.push_str(&format!(
+                "complete -c idemlint -n \"__fish_idemlint_using_subcommand {}\" -l {long} -r -f \
+                 -a \"(__fish_complete_list , '__fish_idemlint_list_values {} {long}')\"\n",
+                sub.get_name(),
+                sub.get_name(),
+            ));
+        }
+    }
+    text.push_str(&format!(
+        "function __fish_idemlint_list_values\n    switch \"$argv\"\n{}    end\nend\n",
+        cases.concat()
+    ));
+
+    let mut man = cmd.clone().disable_help_subcommand(true);
+    man.build();
+    let mut pages = Vec::new();
+    page_names(&man, "", &mut pages);
+    for (path, names) in &pages {
+        let mut condition = String::from("__fish_idemlint_using_subcommand man");
+        if let Some(last) = path.rsplit(' ').next().filter(|l| !l.is_empty()) {
+            condition.push_str(&format!("; and __fish_seen_subcommand_from {last}"));
+        }
+        condition.push_str(&format!(
+            "; and not __fish_seen_subcommand_from {}",
+            names.join(" ")
+        ));
+        text.push_str(&format!(
+            "complete -c idemlint -n \"{condition}\" -f -a \"{}\"\n",
+            names.join(" ")
+        ));
+    }
+    // After a command without commands of its own there is nothing more to name.
+    text.push_str("complete -c idemlint -n \"__fish_idemlint_using_subcommand man\" -f\n");
+    out.extend_from_slice(text.as_bytes());
 }
 
 /// clap's bash script, its function renamed `_idemlint_clap`, under a `_idemlint` that first

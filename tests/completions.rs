@@ -248,6 +248,85 @@ fn bash_completes_the_commands_man_has_pages_for() {
 
 /// Offering rule ids to the shell refuses no other word: an unknown one still gets idemlint's
 /// own message, with its suggestion, and exit 2; a profile in any case is still one.
+/// What fish offers for the command line `line` (completing its last word): the script sourced,
+/// then fish's own `complete -C`, as a tab does. `None` when there is no fish.
+fn fish_offers(script: &str, line: &str) -> Option<Vec<String>> {
+    if Process::new("fish").arg("--version").output().is_err() {
+        eprintln!("skipped: no fish on PATH (.ci/run installs Debian's)");
+        return None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("idemlint.fish");
+    std::fs::write(&path, script).unwrap();
+    let out = Process::new("fish")
+        .current_dir(dir.path())
+        .arg("--no-config")
+        .arg("-c")
+        .arg(format!("source '{}'; complete -C '{line}'", path.display()))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    // `candidate\tdescription` a line: the candidates.
+    Some(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| l.split('\t').next().unwrap().to_string())
+            .collect(),
+    )
+}
+
+#[test]
+fn fish_completes_each_value_after_a_comma_and_the_commands_man_has_pages_for() {
+    let script = script("fish");
+    let Some(offered) = fish_offers(
+        &script,
+        "idemlint check --select missing-idempotency-key,unpro",
+    ) else {
+        return;
+    };
+    assert_eq!(offered, ["missing-idempotency-key,unprotected-patch"]);
+    // A category too, `--select=`, `--ignore`, and `diff`'s `--select`.
+    let offered = fish_offers(&script, "idemlint check --select=retry-safety,key-d").unwrap();
+    assert_eq!(offered, ["--select=retry-safety,key-design"]);
+    let offered = fish_offers(&script, "idemlint check --ignore a,b,conflict-w").unwrap();
+    assert_eq!(offered, ["a,b,conflict-without-retry-after"]);
+    let offered = fish_offers(&script, "idemlint diff --select x,").unwrap();
+    assert!(
+        offered.contains(&"x,idempotency-key-removed".to_string()),
+        "{offered:?}"
+    );
+    // Before any comma, clap's own line offers the values.
+    let offered = fish_offers(&script, "idemlint check --select missing-idem").unwrap();
+    assert_eq!(offered, ["missing-idempotency-key"]);
+
+    // `man`: its commands, not file names; under `config`, `schema`; after a page, nothing.
+    let mut offered = fish_offers(&script, "idemlint man ").unwrap();
+    offered.sort();
+    assert_eq!(
+        offered,
+        [
+            "check",
+            "completions",
+            "config",
+            "diff",
+            "explain",
+            "lsp",
+            "probe",
+            "review",
+            "rules"
+        ]
+    );
+    assert_eq!(
+        fish_offers(&script, "idemlint man config ").unwrap(),
+        ["schema"]
+    );
+    assert_eq!(
+        fish_offers(&script, "idemlint man check ").unwrap(),
+        Vec::<String>::new()
+    );
+}
+
 #[test]
 fn offered_values_leave_unknown_names_to_idemlint() {
     let spec = "fixtures/rules/missing-idempotency-key/bad_oas30_post.yaml";
