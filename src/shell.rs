@@ -30,16 +30,13 @@ fn fish_extras(cmd: &clap::Command, out: &mut Vec<u8>) {
     // One function prints the values of each command's comma-separated option.
     let mut cases = Vec::new();
     for sub in cmd.get_subcommands().filter(|c| !c.is_hide_set()) {
-        for arg in sub.get_opts() {
-            let values = arg.get_possible_values();
-            if arg.get_value_delimiter() != Some(',') || values.is_empty() {
-                continue;
-            }
+        for arg in sub.get_opts().filter(|arg| is_name_list(arg)) {
             let Some(long) = arg.get_long() else { continue };
-            let names: Vec<&str> = values
+            let names: Vec<String> = arg
+                .get_possible_values()
                 .iter()
                 .filter(|v| !v.is_hide_set())
-                .map(|v| v.get_name())
+                .map(|v| v.get_name().to_string())
                 .collect();
             cases.push(format!(
                 "        case '{} {long}'\n            printf '%s\\n' {}\n",
@@ -59,11 +56,7 @@ fn fish_extras(cmd: &clap::Command, out: &mut Vec<u8>) {
         cases.concat()
     ));
 
-    let mut man = cmd.clone().disable_help_subcommand(true);
-    man.build();
-    let mut pages = Vec::new();
-    page_names(&man, "", &mut pages);
-    for (path, names) in &pages {
+    for (path, names) in &man_page_names(cmd) {
         let mut condition = String::from("__fish_idemlint_using_subcommand man");
         if let Some(last) = path.rsplit(' ').next().filter(|l| !l.is_empty()) {
             condition.push_str(&format!("; and __fish_seen_subcommand_from {last}"));
@@ -100,11 +93,7 @@ fn bash_extras(cmd: &clap::Command, script: Vec<u8>) -> Vec<u8> {
     delimited.sort();
     delimited.dedup();
 
-    let mut pages = Vec::new();
-    let mut man = cmd.clone().disable_help_subcommand(true);
-    man.build();
-    page_names(&man, "", &mut pages);
-    let cases: Vec<String> = pages
+    let cases: Vec<String> = man_page_names(cmd)
         .iter()
         .map(|(path, names)| format!("            \"{path}\") names=\"{}\" ;;", names.join(" ")))
         .collect();
@@ -177,17 +166,35 @@ fn options(cmd: &clap::Command, delimited: &mut Vec<String>, plain: &mut Vec<Str
                     .into_iter()
                     .map(|s| format!("-{s}")),
             );
-        let list =
-            if arg.get_value_delimiter() == Some(',') && !arg.get_possible_values().is_empty() {
-                &mut *delimited
-            } else {
-                &mut *plain
-            };
+        let list = if is_name_list(arg) {
+            &mut *delimited
+        } else {
+            &mut *plain
+        };
         list.extend(names);
     }
     for sub in cmd.get_subcommands() {
         options(sub, delimited, plain);
     }
+}
+
+/// An option that takes comma-separated names clap knows (`--select a,b`): the shells' scripts
+/// complete each name after a comma.
+fn is_name_list(arg: &clap::Arg) -> bool {
+    arg.get_value_delimiter() == Some(',') && !arg.get_possible_values().is_empty()
+}
+
+/// For each command path that has commands (`""`, `"config"`), the names `idemlint man` takes
+/// after it, from the command as `man` builds it (no `help` command).
+fn man_page_names(cmd: &clap::Command) -> Vec<(String, Vec<String>)> {
+    let mut man = cmd.clone().disable_help_subcommand(true);
+    man.build();
+    let mut pages = Vec::new();
+    page_names(&man, "", &mut pages);
+    pages
+        .into_iter()
+        .map(|(path, names)| (path, names.into_iter().map(str::to_string).collect()))
+        .collect()
 }
 
 /// For each command path that has commands (`""`, `"config"`), the names `idemlint man` takes

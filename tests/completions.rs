@@ -24,6 +24,19 @@ fn idemlint(args: &[&str]) -> Run {
     }
 }
 
+/// The commands a user names (not `help`, nor the hidden `man`), as clap lists them.
+const COMMANDS: [&str; 9] = [
+    "check",
+    "review",
+    "diff",
+    "rules",
+    "explain",
+    "probe",
+    "lsp",
+    "completions",
+    "config",
+];
+
 fn script(shell: &str) -> String {
     let run = idemlint(&["completions", shell]);
     assert_eq!((run.code, &run.stderr[..]), (0, ""), "completions {shell}");
@@ -83,17 +96,7 @@ fn bash_completes_commands_rule_ids_and_profiles() {
     let Some(commands) = bash_offers(&script, &["idemlint", ""]) else {
         return;
     };
-    for command in [
-        "check",
-        "review",
-        "diff",
-        "rules",
-        "explain",
-        "probe",
-        "lsp",
-        "completions",
-        "config",
-    ] {
+    for command in COMMANDS {
         assert!(commands.contains(&command.to_string()), "{commands:?}");
     }
 
@@ -208,20 +211,7 @@ fn bash_completes_the_commands_man_has_pages_for() {
     let Some(offered) = bash_offers(&script, &["idemlint", "man", ""]) else {
         return;
     };
-    assert_eq!(
-        offered,
-        [
-            "check",
-            "review",
-            "diff",
-            "rules",
-            "explain",
-            "probe",
-            "lsp",
-            "completions",
-            "config"
-        ]
-    );
+    assert_eq!(offered, COMMANDS);
     for name in &offered {
         let run = idemlint(&["man", name]);
         assert_eq!((run.code, &run.stderr[..]), (0, ""), "man {name}");
@@ -301,22 +291,10 @@ fn fish_completes_each_value_after_a_comma_and_the_commands_man_has_pages_for() 
     assert_eq!(offered, ["missing-idempotency-key"]);
 
     // `man`: its commands, not file names; under `config`, `schema`; after a page, nothing.
-    let mut offered = fish_offers(&script, "idemlint man ").unwrap();
-    offered.sort();
-    assert_eq!(
-        offered,
-        [
-            "check",
-            "completions",
-            "config",
-            "diff",
-            "explain",
-            "lsp",
-            "probe",
-            "review",
-            "rules"
-        ]
-    );
+    // fish sorts what it offers.
+    let mut commands = COMMANDS;
+    commands.sort();
+    assert_eq!(fish_offers(&script, "idemlint man ").unwrap(), commands);
     assert_eq!(
         fish_offers(&script, "idemlint man config ").unwrap(),
         ["schema"]

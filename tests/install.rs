@@ -331,6 +331,18 @@ fn stripped_binary(dir: &Path) -> PathBuf {
     copy
 }
 
+/// `dist/build-npm.sh --binary BINARY --out OUT` and `extra` arguments, run from `dir`.
+fn build_npm(dir: &Path, binary: &Path, out: &Path, extra: &[&str]) -> Output {
+    run(Command::new("bash")
+        .current_dir(dir)
+        .arg(repo().join("dist/build-npm.sh"))
+        .arg("--binary")
+        .arg(binary)
+        .arg("--out")
+        .arg(out)
+        .args(extra))
+}
+
 /// `dist/build-npm.sh` around the binary under test: the two tarballs, built once for the tests
 /// of this file. Its paths are given relative to the folder it is run from, as a user would.
 fn npm_tarballs() -> &'static (PathBuf, PathBuf) {
@@ -339,10 +351,7 @@ fn npm_tarballs() -> &'static (PathBuf, PathBuf) {
         let dir = process_dir("npm-packages");
         stripped_binary(&dir);
         let out = dir.join("out");
-        let built = run(Command::new("bash")
-            .current_dir(&dir)
-            .arg(repo().join("dist/build-npm.sh"))
-            .args(["--binary", "idemlint", "--out", "out"]));
+        let built = build_npm(&dir, Path::new("idemlint"), Path::new("out"), &[]);
         assert!(built.status.success(), "dist/build-npm.sh: {built:?}");
         let platform = node_platform();
         (
@@ -418,6 +427,26 @@ fn npx_runs_the_platform_package_binary_with_the_same_output_and_exit_code() {
     assert_eq!(passing.status.code(), Some(0));
 }
 
+/// A script for `node --require` that makes Node's report say the machine runs on musl (no
+/// glibc version) or on glibc, which is how the launcher tells them apart.
+fn libc_preload(dir: &Path, musl: bool) -> PathBuf {
+    let (name, change) = if musl {
+        ("musl.js", "delete r.header.glibcVersionRuntime;")
+    } else {
+        ("glibc.js", "r.header.glibcVersionRuntime = '2.36';")
+    };
+    let path = dir.join(name);
+    std::fs::write(
+        &path,
+        format!(
+            "const real = process.report.getReport.bind(process.report);\n\
+             process.report.getReport = () => {{ const r = real(); {change} return r; }};\n"
+        ),
+    )
+    .unwrap();
+    path
+}
+
 #[test]
 fn npx_without_the_platform_package_says_which_to_install() {
     if !npm_available() {
@@ -446,14 +475,7 @@ fn npx_without_the_platform_package_says_which_to_install() {
     // On musl (Alpine), where npm installs the musl build's package instead: Node's report,
     // made here to name no glibc, is how the launcher tells which package to name.
     if platform.starts_with("linux-") && !platform.ends_with("-musl") {
-        let fake = project.join("musl.js");
-        std::fs::write(
-            &fake,
-            "const real = process.report.getReport.bind(process.report);\n\
-             process.report.getReport = () => { const r = real(); \
-             delete r.header.glibcVersionRuntime; return r; };\n",
-        )
-        .unwrap();
+        let fake = libc_preload(&project, true);
         let out = run(Command::new("node")
             .arg("--require")
             .arg(&fake)
@@ -509,22 +531,8 @@ fn the_npm_launcher_picks_the_build_of_the_machines_c_library() {
         std::fs::write(&script, format!("#!/bin/sh\necho {build} \"$@\"\n")).unwrap();
         std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
-    let musl = tmp.path().join("musl.js");
-    std::fs::write(
-        &musl,
-        "const real = process.report.getReport.bind(process.report);\n\
-         process.report.getReport = () => { const r = real(); \
-         delete r.header.glibcVersionRuntime; return r; };\n",
-    )
-    .unwrap();
-    let glibc = tmp.path().join("glibc.js");
-    std::fs::write(
-        &glibc,
-        "const real = process.report.getReport.bind(process.report);\n\
-         process.report.getReport = () => { const r = real(); \
-         r.header.glibcVersionRuntime = '2.36'; return r; };\n",
-    )
-    .unwrap();
+    let musl = libc_preload(tmp.path(), true);
+    let glibc = libc_preload(tmp.path(), false);
     for (preload, build) in [(&glibc, base.to_string()), (&musl, format!("{base}-musl"))] {
         let out = run(Command::new("node")
             .arg("--require")
@@ -581,38 +589,51 @@ fn children(pid: u32) -> Vec<i32> {
         .collect()
 }
 
+/// The npm packages installed in `dir` and the launcher started on `idemlint lsp`, which waits
+/// on its standard input (kept open): a process to send signals to.
+#[cfg(target_os = "linux")]
+fn launcher_running_lsp(dir: &Path) -> std::process::Child {
+    use std::process::Stdio;
+    let (main, platform) = npm_tarballs();
+    npm_install(dir, &[main.as_path(), platform.as_path()]);
+    Command::new("node")
+        .arg(dir.join("node_modules/idemlint/bin/idemlint.js"))
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// The binary the launcher started, once it has.
+#[cfg(target_os = "linux")]
+fn binary_of(launcher: &mut std::process::Child) -> i32 {
+    let start = Instant::now();
+    loop {
+        if let [child] = children(launcher.id())[..] {
+            return child;
+        }
+        if start.elapsed().as_secs() >= 20 {
+            let _ = launcher.kill();
+            let status = launcher.wait();
+            panic!("the launcher started no binary: {status:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
 /// A binary killed by a signal makes the launcher die of the same signal, as the binary run
 /// directly would (a shell prints the same, `$?` is the same 128 + N).
 #[cfg(target_os = "linux")]
 #[test]
 fn the_npm_launcher_dies_of_the_signal_that_killed_the_binary() {
     use std::os::unix::process::ExitStatusExt;
-    use std::process::Stdio;
     if !npm_available() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let (main, platform) = npm_tarballs();
-    npm_install(tmp.path(), &[main.as_path(), platform.as_path()]);
-    // `idemlint lsp` waits on its standard input, which stays open: a process to kill.
-    let mut launcher = Command::new("node")
-        .arg(tmp.path().join("node_modules/idemlint/bin/idemlint.js"))
-        .arg("lsp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    let binary = loop {
-        if let [child] = children(launcher.id())[..] {
-            break child;
-        }
-        assert!(
-            start.elapsed().as_secs() < 20,
-            "the launcher started no binary"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    };
+    let mut launcher = launcher_running_lsp(tmp.path());
+    let binary = binary_of(&mut launcher);
     assert_eq!(unsafe { libc::kill(binary, libc::SIGTERM) }, 0);
     let status = launcher.wait().unwrap();
     assert_eq!(status.signal(), Some(libc::SIGTERM), "{status:?}");
@@ -625,31 +646,12 @@ fn the_npm_launcher_dies_of_the_signal_that_killed_the_binary() {
 #[test]
 fn the_npm_launcher_passes_a_signal_it_gets_on_to_the_binary() {
     use std::os::unix::process::ExitStatusExt;
-    use std::process::Stdio;
     if !npm_available() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let (main, platform) = npm_tarballs();
-    npm_install(tmp.path(), &[main.as_path(), platform.as_path()]);
-    let mut launcher = Command::new("node")
-        .arg(tmp.path().join("node_modules/idemlint/bin/idemlint.js"))
-        .arg("lsp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    let binary = loop {
-        if let [child] = children(launcher.id())[..] {
-            break child;
-        }
-        assert!(
-            start.elapsed().as_secs() < 20,
-            "the launcher started no binary"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    };
+    let mut launcher = launcher_running_lsp(tmp.path());
+    let binary = binary_of(&mut launcher);
     // Node sets its signal handlers up as it starts the script: give it a moment past the spawn.
     std::thread::sleep(std::time::Duration::from_millis(200));
     assert_eq!(
@@ -687,14 +689,13 @@ fn the_npm_packages_carry_the_license_libc_and_repository() {
     let dir = process_dir("npm-packages-repository");
     let binary = stripped_binary(&dir);
     let out = dir.join("out");
-    let built = run(Command::new("bash")
-        .arg(repo().join("dist/build-npm.sh"))
-        .arg("--binary")
-        .arg(&binary)
-        .arg("--out")
-        .arg(&out)
-        .args(["--platform", "linux-arm64"])
-        .args(["--repository", "https://github.com/acme/idemlint"]));
+    let repository = ["--repository", "https://github.com/acme/idemlint"];
+    let built = build_npm(
+        &dir,
+        &binary,
+        &out,
+        &[&["--platform", "linux-arm64"], &repository[..]].concat(),
+    );
     assert!(built.status.success(), "dist/build-npm.sh: {built:?}");
     let json = |path: PathBuf| -> serde_json::Value {
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
@@ -730,13 +731,7 @@ fn the_npm_packages_carry_the_license_libc_and_repository() {
     }
     // The musl build of a Linux platform: the same os and cpu, libc musl.
     let musl = dir.join("out-musl");
-    let built = run(Command::new("bash")
-        .arg(repo().join("dist/build-npm.sh"))
-        .arg("--binary")
-        .arg(&binary)
-        .arg("--out")
-        .arg(&musl)
-        .args(["--platform", "linux-x64-musl"]));
+    let built = build_npm(&dir, &binary, &musl, &["--platform", "linux-x64-musl"]);
     assert!(built.status.success(), "dist/build-npm.sh: {built:?}");
     let platform = json(musl.join("cli-linux-x64-musl/package.json"));
     assert_eq!(platform["name"], "@idemlint/cli-linux-x64-musl");
@@ -755,12 +750,7 @@ fn the_npm_packages_carry_the_license_libc_and_repository() {
     std::fs::create_dir_all(&other).unwrap();
     std::fs::write(other.join("keep"), "keep").unwrap();
     for out in [&file, &other] {
-        let refused = run(Command::new("bash")
-            .arg(repo().join("dist/build-npm.sh"))
-            .arg("--binary")
-            .arg(&binary)
-            .arg("--out")
-            .arg(out));
+        let refused = build_npm(&dir, &binary, out, &[]);
         assert_eq!(refused.status.code(), Some(2), "{refused:?}");
     }
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep");

@@ -38,7 +38,8 @@ if [ "${IDEMLINT_ACTION_NO_INSTALL:-}" != 1 ]; then
         fi
     done
     [ -n "$python" ] || fail "no Python on this runner to install idemlint with (actions/setup-python)"
-    venv="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/idemlint-venv"
+    scratch="${RUNNER_TEMP:-${TMPDIR:-/tmp}}"
+    venv="$scratch/idemlint-venv"
     "$python" -m venv "$venv" ||
         fail "$python could not make a virtualenv to install idemlint into (Debian and Ubuntu images: apt-get install python3-venv)"
     bin="$venv/bin"
@@ -58,7 +59,7 @@ if [ "${IDEMLINT_ACTION_NO_INSTALL:-}" != 1 ]; then
         fail "pip could not install $requirement on $(uname -sm) (pip's error is above): the wheels are for Linux x64 and arm64 (glibc or musl), macOS and Windows x64; \`version\` must name a release on PyPI, or be \`latest\`"
     # Only the binary goes on the PATH: the virtualenv's folder also holds its python and pip,
     # which would take the place of the job's own (actions/setup-python) in later steps.
-    tools="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/idemlint-bin"
+    tools="$scratch/idemlint-bin"
     rm -rf "$tools"
     mkdir -p "$tools"
     cp "$bin/$exe" "$tools/$exe" || fail "could not copy idemlint into $tools"

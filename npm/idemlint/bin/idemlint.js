@@ -63,10 +63,12 @@ function binary() {
       // Not installed.
     }
   }
+  if (installed.length === 1) return installed[0];
   // Both Linux builds can be there (npm before 11.11 wrote no `libc` into package-lock.json,
-  // yarn 1 ignores it, node_modules copied from another machine): take the C library's.
-  const musl = installed.length > 1 || installed.length === 0 ? isMusl() : false;
-  const fits = installed.find(([pkg]) => pkg.endsWith("-musl") === musl) || installed[0];
+  // yarn 1 ignores it, node_modules copied from another machine): take the C library's. With
+  // none, name the package this machine needs.
+  const musl = isMusl();
+  const fits = installed.find(([pkg]) => pkg.endsWith("-musl") === musl);
   if (fits) return fits;
   const pkg = packages.find((p) => p.endsWith("-musl") === musl) || packages[0];
   fail(
